@@ -1,0 +1,54 @@
+/**
+ * Shared helpers for the benchmarks. Every benchmark measures Roost beside a nostr-tools
+ * baseline in the same process and records both, so a figure is never read without its baseline.
+ */
+import { readFileSync, writeFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+
+export interface Measurement {
+  /** Short stable name, e.g. `ingest-5000-kind9`. */
+  name: string
+  /** What one operation is, e.g. `event`, `query`, `naddr`. */
+  unit: string
+  /** Operations per second for Roost. */
+  ours: number
+  /** Operations per second for the nostr-tools baseline, same inputs, same run. */
+  baseline: number
+  notes?: string
+}
+
+/** Runs `fn` `ops` times per round and returns the best operations/second over `rounds`. */
+export async function opsPerSecond(
+  fn: () => unknown | Promise<unknown>,
+  ops: number,
+  rounds = 5,
+): Promise<number> {
+  let best = 0
+  for (let r = 0; r < rounds; r++) {
+    const start = performance.now()
+    await fn()
+    const elapsed = performance.now() - start
+    best = Math.max(best, (ops * 1000) / elapsed)
+  }
+  return best
+}
+
+const resultsPath = fileURLToPath(new URL('./results.json', import.meta.url))
+
+/** Prints one measurement with its ratio and stores it in `bench/results.json` under its name. */
+export function record(m: Measurement): void {
+  const ratio = m.ours / m.baseline
+  console.log(
+    `${m.name.padEnd(36)} ours ${fmt(m.ours)} ${m.unit}/s   nostr-tools ${fmt(m.baseline)} ${m.unit}/s   ratio ${ratio.toFixed(2)}x${m.notes ? `   (${m.notes})` : ''}`,
+  )
+  let all: Record<string, unknown> = {}
+  try {
+    all = JSON.parse(readFileSync(resultsPath, 'utf8'))
+  } catch {}
+  all[m.name] = { ...m, ratio: Number(ratio.toFixed(3)), node: process.version, at: new Date().toISOString() }
+  writeFileSync(resultsPath, JSON.stringify(all, null, 2) + '\n')
+}
+
+function fmt(n: number): string {
+  return n >= 100 ? Math.round(n).toLocaleString('en-US') : n.toFixed(2)
+}

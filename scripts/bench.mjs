@@ -1,0 +1,19 @@
+// Runs every bench/*.bench.ts in its own process, one after another, so one cannot warm the next.
+import { spawnSync } from 'node:child_process'
+import { readdirSync } from 'node:fs'
+
+const only = process.argv[2]
+const files = readdirSync('bench')
+  .filter((f) => f.endsWith('.bench.ts') && (!only || f.includes(only)))
+  .sort()
+if (files.length === 0) {
+  console.log('no benchmarks yet')
+  process.exit(0)
+}
+let failed = 0
+for (const file of files) {
+  console.log(`\n# ${file}`)
+  const run = spawnSync(process.execPath, ['--import', 'tsx', `bench/${file}`], { stdio: 'inherit' })
+  if (run.status !== 0) failed++
+}
+process.exit(failed ? 1 : 0)
