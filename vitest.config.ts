@@ -2,7 +2,8 @@ import { defineConfig } from 'vitest/config'
 
 export default defineConfig({
   test: {
-    include: ['packages/*/test/**/*.test.ts', 'packages/*/src/**/*.test.ts', 'apps/*/test/unit/**/*.test.ts'],
+    include: ['packages/*/test/**/*.test.ts', 'apps/*/test/unit/**/*.test.ts'],
+    exclude: ['**/node_modules/**', '**/*.browser.test.ts'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
     coverage: {
