@@ -1,1 +1,3 @@
-export {}
+export * from './signers'
+export * from './store'
+export * from './verify'
