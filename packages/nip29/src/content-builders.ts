@@ -1,0 +1,145 @@
+import type { EventTemplate, NostrEvent } from 'nostr-tools'
+import { InvalidArgumentError } from './errors'
+import { assertHex64 } from './hex'
+import { KINDS } from './kinds'
+import { type BuilderOptions, groupTemplate } from './template'
+
+/** A message being replied to: its id, or its id with the author and a relay hint for the `q` tag. */
+export type ReplyTarget = string | { id: string; pubkey?: string; relay?: string }
+
+/** Options of {@link GroupId.message}. */
+export interface MessageOptions extends BuilderOptions {
+  /**
+   * The message(s) this one replies to. Each gets an `["e", id]` tag (what NIP-29 clients read)
+   * and a NIP-C7 `["q", id, relay, pubkey]` tag (what chat clients read).
+   */
+  replyTo?: ReplyTarget | readonly ReplyTarget[]
+}
+
+/** Options of {@link GroupId.joinRequest}. */
+export interface JoinOptions extends BuilderOptions {
+  /** The invite code (from `naddr…?invite=<code>`), sent as `["code", code]`. */
+  code?: string
+  /** Free text for the admins; goes into `content`. */
+  reason?: string
+}
+
+/** Options of {@link GroupId.leaveRequest}. */
+export interface LeaveOptions extends BuilderOptions {
+  reason?: string
+}
+
+/** Options of {@link GroupId.comment}. */
+export interface CommentOptions extends BuilderOptions {
+  /** A relay hint for the `E`/`e` tags (usually the group's relay). */
+  relay?: string
+}
+
+/** The event a reaction targets. */
+export interface ReactionTarget {
+  id: string
+  pubkey: string
+  kind: number
+}
+
+export function buildMessage(id: string, content: string, opts?: MessageOptions): EventTemplate {
+  if (typeof content !== 'string') throw new InvalidArgumentError('content', 'content must be a string')
+  const targets =
+    opts?.replyTo === undefined ? [] : Array.isArray(opts.replyTo) ? opts.replyTo : [opts.replyTo]
+  const eTags: string[][] = []
+  const qTags: string[][] = []
+  for (const target of targets as ReplyTarget[]) {
+    const t = typeof target === 'string' ? { id: target } : target
+    assertHex64(t.id, 'replyTo')
+    eTags.push(['e', t.id])
+    if (t.pubkey !== undefined)
+      qTags.push(['q', t.id, t.relay ?? '', assertHex64(t.pubkey, 'replyTo.pubkey')])
+    else if (t.relay !== undefined) qTags.push(['q', t.id, t.relay])
+    else qTags.push(['q', t.id])
+  }
+  return groupTemplate(KINDS.chat, id, content, [...eTags, ...qTags], opts)
+}
+
+export function buildReaction(
+  id: string,
+  target: ReactionTarget,
+  emoji: string,
+  opts?: BuilderOptions,
+): EventTemplate {
+  if (typeof target !== 'object' || target === null)
+    throw new InvalidArgumentError('target', 'target is required')
+  assertHex64(target.id, 'target.id')
+  assertHex64(target.pubkey, 'target.pubkey')
+  if (!Number.isInteger(target.kind) || target.kind < 0) {
+    throw new InvalidArgumentError('target.kind', 'target.kind must be a non-negative integer')
+  }
+  if (typeof emoji !== 'string' || emoji === '') {
+    throw new InvalidArgumentError('emoji', 'a reaction needs a non-empty emoji ("+" for a like)')
+  }
+  const tags = [
+    ['e', target.id],
+    ['p', target.pubkey],
+    ['k', String(target.kind)],
+  ]
+  return groupTemplate(KINDS.reaction, id, emoji, tags, opts)
+}
+
+export function buildJoinRequest(id: string, opts?: JoinOptions): EventTemplate {
+  const tags: string[][] = []
+  if (opts?.code !== undefined && opts.code !== '') tags.push(['code', opts.code])
+  return groupTemplate(KINDS.joinRequest, id, opts?.reason ?? '', tags, opts)
+}
+
+export function buildLeaveRequest(id: string, opts?: LeaveOptions): EventTemplate {
+  return groupTemplate(KINDS.leaveRequest, id, opts?.reason ?? '', [], opts)
+}
+
+export function buildThread(
+  id: string,
+  title: string,
+  content: string,
+  opts?: BuilderOptions,
+): EventTemplate {
+  if (typeof title !== 'string' || title.trim() === '') {
+    throw new InvalidArgumentError('title', 'a thread needs a non-empty title')
+  }
+  if (typeof content !== 'string') throw new InvalidArgumentError('content', 'content must be a string')
+  return groupTemplate(KINDS.thread, id, content, [['title', title]], opts)
+}
+
+/**
+ * NIP-22: uppercase tags point at the root (`E`, `K`, `P`), lowercase at the parent (`e`, `k`, `p`).
+ * A top-level comment has the root as its parent.
+ */
+export function buildComment(
+  id: string,
+  root: NostrEvent,
+  parent: NostrEvent,
+  content: string,
+  opts?: CommentOptions,
+): EventTemplate {
+  if (typeof root !== 'object' || root === null) throw new InvalidArgumentError('root', 'root is required')
+  if (typeof parent !== 'object' || parent === null)
+    throw new InvalidArgumentError('parent', 'parent is required')
+  assertHex64(root.id, 'root.id')
+  assertHex64(root.pubkey, 'root.pubkey')
+  assertHex64(parent.id, 'parent.id')
+  assertHex64(parent.pubkey, 'parent.pubkey')
+  if (root.kind === KINDS.comment || root.kind === KINDS.note) {
+    throw new InvalidArgumentError('root', `a comment's root must not be a kind ${root.kind} event (NIP-22)`)
+  }
+  if (parent.id !== root.id && parent.kind !== KINDS.comment) {
+    throw new InvalidArgumentError('parent', 'the parent must be the root or a kind 1111 comment')
+  }
+  if (typeof content !== 'string') throw new InvalidArgumentError('content', 'content must be a string')
+  const hint = opts?.relay ?? ''
+  const tags = [
+    ['E', root.id, hint, root.pubkey],
+    ['K', String(root.kind)],
+    ['P', root.pubkey],
+    ['e', parent.id, hint, parent.pubkey],
+    ['k', String(parent.kind)],
+    ['p', parent.pubkey],
+  ]
+  return groupTemplate(KINDS.comment, id, content, tags, opts)
+}

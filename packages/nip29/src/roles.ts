@@ -1,0 +1,53 @@
+import type { NostrEvent } from 'nostr-tools'
+import { sameRole } from './admins'
+import { KINDS } from './kinds'
+import { checkStateEvent } from './state-event'
+
+/** A role a relay defines for a group. */
+export interface GroupRole {
+  name: string
+  description?: string
+}
+
+/**
+ * A group's kind 39003 roles: `["role", name, description?]`. Empty names are dropped, and a
+ * name repeated in another case is kept once.
+ *
+ * @example
+ * GroupRoles.parse(event).roles.map((r) => r.name) // ['admin', 'moderator']
+ */
+export class GroupRoles {
+  readonly id: string
+  readonly relayKey: string
+  readonly createdAt: number
+  readonly roles: GroupRole[]
+
+  private constructor(id: string, relayKey: string, createdAt: number, roles: GroupRole[]) {
+    this.id = id
+    this.relayKey = relayKey
+    this.createdAt = createdAt
+    this.roles = roles
+  }
+
+  /**
+   * @throws {InvalidEventError} for another kind or a missing `d` tag.
+   * @example GroupRoles.parse(event).get('Moderator')?.description
+   */
+  static parse(event: NostrEvent): GroupRoles {
+    const e = checkStateEvent(event, KINDS.roles)
+    const roles: GroupRole[] = []
+    for (const tag of e.tags) {
+      const name = tag[1]
+      if (tag[0] !== 'role' || name === undefined || name.trim() === '') continue
+      if (roles.some((r) => sameRole(r.name, name))) continue
+      const description = tag[2]
+      roles.push(description !== undefined && description !== '' ? { name, description } : { name })
+    }
+    return new GroupRoles(e.id, e.pubkey, e.createdAt, roles)
+  }
+
+  /** The role named `name`, compared case-insensitively. @example roles.get('admin') */
+  get(name: string): GroupRole | undefined {
+    return this.roles.find((r) => sameRole(r.name, name))
+  }
+}

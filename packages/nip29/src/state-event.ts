@@ -1,0 +1,53 @@
+import type { NostrEvent } from 'nostr-tools'
+import { InvalidEventError } from './errors'
+import { GroupId } from './group-id'
+
+/** What every parser reads from an event, checked against arbitrary input. */
+export interface CheckedEvent {
+  kind: number
+  pubkey: string
+  createdAt: number
+  content: string
+  /** Only the tags that are non-empty arrays of strings; anything else is ignored. */
+  tags: string[][]
+}
+
+function isTag(tag: unknown): tag is string[] {
+  return Array.isArray(tag) && tag.length > 0 && tag.every((v) => typeof v === 'string')
+}
+
+/** Checks the event's shape and kind. */
+export function checkEvent(event: NostrEvent, kind: number): CheckedEvent {
+  const e = event as unknown as Record<string, unknown> | null
+  if (typeof e !== 'object' || e === null || !Array.isArray(e.tags)) {
+    throw new InvalidEventError('malformed', kind, `expected a kind ${kind} event, got something else`)
+  }
+  if (e.kind !== kind) {
+    throw new InvalidEventError(
+      'wrong-kind',
+      kind,
+      `expected a kind ${kind} event, got kind ${String(e.kind)}`,
+    )
+  }
+  return {
+    kind,
+    pubkey: typeof e.pubkey === 'string' ? e.pubkey : '',
+    createdAt: typeof e.created_at === 'number' && Number.isFinite(e.created_at) ? e.created_at : 0,
+    content: typeof e.content === 'string' ? e.content : '',
+    tags: (e.tags as unknown[]).filter(isTag),
+  }
+}
+
+/** Checks a relay-signed state event (39000–39005) and returns it with its group id (`d`). */
+export function checkStateEvent(event: NostrEvent, kind: number): CheckedEvent & { id: string } {
+  const checked = checkEvent(event, kind)
+  const d = checked.tags.find((t) => t[0] === 'd')
+  if (d === undefined || d[1] === undefined) {
+    throw new InvalidEventError('missing-d', kind, `a kind ${kind} event needs a d tag with the group id`)
+  }
+  try {
+    return { ...checked, id: GroupId.parse(d[1]).value }
+  } catch {
+    throw new InvalidEventError('bad-d', kind, `the d tag "${d[1]}" is not a group id`)
+  }
+}

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest'
+import * as nip29 from '../src/index'
+
+describe('@roost/nip29 exports', () => {
+  it('pins the public runtime names (a change here is an API change)', () => {
+    expect(Object.keys(nip29).sort()).toEqual([
+      'GroupAdmins',
+      'GroupId',
+      'GroupKey',
+      'GroupList',
+      'GroupMembers',
+      'GroupMetadata',
+      'GroupParticipants',
+      'GroupPins',
+      'GroupReference',
+      'GroupRoles',
+      'InvalidArgumentError',
+      'InvalidEventError',
+      'InvalidGroupIdError',
+      'InvalidReferenceError',
+      'InvalidRelayUrlError',
+      'KINDS',
+      'MAX_PREVIOUS',
+      'MODERATION_KINDS',
+      'RoostError',
+      'STATE_KINDS',
+      'TimelineWindow',
+      'foldMembership',
+      'isHex64',
+      'membershipAfterReply',
+      'normalizeRelayUrl',
+      'tryNormalizeRelayUrl',
+    ])
+  })
+
+  it('resolves by package name from the workspace', async () => {
+    const byName = await import('@roost/nip29')
+    expect(byName.GroupId).toBe(nip29.GroupId)
+  })
+})
