@@ -1,1 +1,6 @@
-export {}
+// The browser-safe stores. SqliteEventStore lives in ../sqlite.ts (the `@roost/client/sqlite`
+// entry) so that nothing here pulls in better-sqlite3.
+
+export { InvalidQueryError, InvalidStoreEventError, InvalidValueError, StoreClosedError } from './errors'
+export type { EventStore, StoreQuery } from './event-store'
+export { MemoryEventStore } from './memory-store'

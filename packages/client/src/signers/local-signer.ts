@@ -1,0 +1,144 @@
+import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js'
+import type { EventTemplate, VerifiedEvent } from 'nostr-tools/core'
+import { decode, nsecEncode } from 'nostr-tools/nip19'
+import { decrypt, encrypt } from 'nostr-tools/nip44'
+import { finalizeEvent, generateSecretKey, getPublicKey } from 'nostr-tools/pure'
+import { brandVerified } from '../verify'
+import { DecryptError, EncryptError, InvalidSecretKeyError } from './errors'
+import { ConversationKeys } from './nip44-keys'
+import type { Signer } from './signer'
+
+const HEX64 = /^[0-9a-fA-F]{64}$/
+const MAX_PLAINTEXT = 65_535
+const utf8 = new TextEncoder()
+
+/**
+ * A signer holding the secret key in memory: for tests, bots, the relay's demo users, or a user
+ * who pasted an nsec. NIP-44 conversation keys are cached per peer.
+ *
+ * @example
+ * const signer = LocalSigner.generate()
+ * const event = await signer.signEvent({ kind: 9, tags: [['h', 'general']], content: 'hi', created_at: now })
+ * const again = LocalSigner.fromSecret(signer.nsec()) // same key
+ */
+export class LocalSigner implements Signer {
+  /** The 32-byte secret key. Treat as sensitive. */
+  readonly secretKey: Uint8Array
+  /** The public key, 64 lowercase hex (also what {@link getPublicKey} resolves to). */
+  readonly publicKey: string
+  private readonly conversations: ConversationKeys
+
+  private constructor(secretKey: Uint8Array) {
+    this.secretKey = secretKey
+    this.publicKey = getPublicKey(secretKey)
+    this.conversations = new ConversationKeys(secretKey)
+  }
+
+  /**
+   * A fresh random key (from the platform CSPRNG, or from `random` when given: tests pass a seeded
+   * source; it must return 32 bytes of a valid scalar).
+   *
+   * @example
+   * const alice = LocalSigner.generate()
+   */
+  static generate(random: () => Uint8Array = generateSecretKey): LocalSigner {
+    return LocalSigner.fromBytes(random())
+  }
+
+  /**
+   * From an `nsec1…` string or 64 hex characters (surrounding whitespace ignored), or 32 raw bytes.
+   * Anything else throws {@link InvalidSecretKeyError} saying what is wrong.
+   *
+   * @example
+   * LocalSigner.fromSecret('nsec1vl029mgpspedva04g90vltkh6fvh240zqtv9k0t9af8935ke9laqsnlfe5')
+   * LocalSigner.fromSecret('67dea2ed018072d675f5415ecfaed7d2597555e202d85b3d65ea4e58d2d92ffa')
+   */
+  static fromSecret(nsecOrHex: string | Uint8Array): LocalSigner {
+    if (nsecOrHex instanceof Uint8Array) return LocalSigner.fromBytes(nsecOrHex)
+    if (typeof nsecOrHex !== 'string')
+      throw new InvalidSecretKeyError('expected an nsec or 64 hex characters')
+    const input = nsecOrHex.trim()
+    if (HEX64.test(input)) return LocalSigner.fromBytes(hexToBytes(input.toLowerCase()))
+    if (/^nsec1/i.test(input)) {
+      let decoded: ReturnType<typeof decode>
+      try {
+        decoded = decode(input.toLowerCase())
+      } catch (e) {
+        throw new InvalidSecretKeyError(`not a valid nsec: ${(e as Error).message}`)
+      }
+      if (decoded.type !== 'nsec') throw new InvalidSecretKeyError('not a valid nsec')
+      return LocalSigner.fromBytes(decoded.data)
+    }
+    if (/^npub1/i.test(input)) {
+      throw new InvalidSecretKeyError('that is a public key (npub); a secret key (nsec) is needed')
+    }
+    if (/^[0-9a-fA-F]+$/.test(input)) {
+      throw new InvalidSecretKeyError(`a hex secret key has 64 characters, this one has ${input.length}`)
+    }
+    throw new InvalidSecretKeyError('expected an nsec1… string or 64 hex characters')
+  }
+
+  private static fromBytes(bytes: Uint8Array): LocalSigner {
+    if (!(bytes instanceof Uint8Array) || bytes.length !== 32) {
+      throw new InvalidSecretKeyError('a secret key is 32 bytes')
+    }
+    try {
+      return new LocalSigner(Uint8Array.from(bytes))
+    } catch {
+      // zero or ≥ the curve order: noble refuses it
+      throw new InvalidSecretKeyError('not a valid secp256k1 secret key (zero or out of range)')
+    }
+  }
+
+  /** The secret key as `nsec1…`, for backup or export. */
+  nsec(): string {
+    return nsecEncode(this.secretKey)
+  }
+
+  /** The secret key as 64 lowercase hex. */
+  hex(): string {
+    return bytesToHex(this.secretKey)
+  }
+
+  async getPublicKey(): Promise<string> {
+    return this.publicKey
+  }
+
+  /** Signs a copy of `template` (the template itself is left untouched). */
+  async signEvent(template: EventTemplate): Promise<VerifiedEvent> {
+    const event = finalizeEvent(
+      {
+        kind: template.kind,
+        tags: template.tags,
+        content: template.content,
+        created_at: template.created_at,
+      },
+      this.secretKey,
+    )
+    return brandVerified(event) // finalizeEvent brands with nostr-tools/pure's symbol only
+  }
+
+  readonly nip44 = {
+    encrypt: async (pubkey: string, plaintext: string): Promise<string> => {
+      const key = this.conversations.get(pubkey)
+      // nostr-tools 2.25 follows the newer NIP-44 text that allows longer plaintexts; most
+      // implementations still stop at 65,535 bytes, so we do too, or peers could not read it.
+      if (typeof plaintext === 'string' && utf8.encode(plaintext).length > MAX_PLAINTEXT) {
+        throw new EncryptError(`a NIP-44 plaintext is at most ${MAX_PLAINTEXT} bytes`)
+      }
+      try {
+        return encrypt(plaintext, key)
+      } catch (e) {
+        throw new EncryptError(`cannot encrypt: ${(e as Error).message}`)
+      }
+    },
+    decrypt: async (pubkey: string, ciphertext: string): Promise<string> => {
+      const key = this.conversations.get(pubkey)
+      try {
+        return decrypt(ciphertext, key)
+      } catch (e) {
+        throw new DecryptError(`cannot decrypt: ${(e as Error).message}`)
+      }
+    },
+  }
+}

@@ -1,0 +1,71 @@
+import type { NostrEvent } from 'nostr-tools/core'
+
+/**
+ * A query over an {@link EventStore}: every present field must match (AND), as in a NIP-01 filter,
+ * plus `fork` to scope it to one group fork. An empty array matches nothing.
+ *
+ * @example
+ * const newest = await store.query({ fork: key.toString(), kinds: [9], limit: 50 })
+ * const older = await store.query({ tags: { h: ['general'] }, until: oldest.created_at, limit: 50 })
+ */
+export interface StoreQuery {
+  /** Only events recorded as seen in this fork (a `GroupKey` string, `<relay>'<id>`). */
+  fork?: string
+  ids?: string[]
+  kinds?: number[]
+  authors?: string[]
+  /** Single-letter tag name without '#' → accepted values (the event needs one of them). */
+  tags?: Record<string, string[]>
+  /** created_at ≥ since */
+  since?: number
+  /** created_at ≤ until */
+  until?: number
+  /** At most this many, newest first. */
+  limit?: number
+}
+
+/**
+ * The local event cache (DESIGN decision 8): each event is saved once by id and every group fork
+ * it was seen in is recorded, so the same event seen on two relays stays one row with two
+ * memberships, and leaving one group never touches the other. Relay-signed group state is kept
+ * apart, newest per (relay, kind, d). Small JSON settings live beside the events.
+ *
+ * The store trusts what it is given (verify before `add`); everything it returns is branded with
+ * nostr-tools' `verifiedSymbol` so it is never verified again.
+ *
+ * Implementations: {@link MemoryEventStore}, `SqliteEventStore` (Node, from `@roost/client/sqlite`)
+ * and {@link IndexedDbEventStore} (browser).
+ *
+ * @example
+ * const store = new MemoryEventStore()
+ * await store.add(message, "wss://groups.example.com'general")
+ * const timeline = await store.query({ fork: "wss://groups.example.com'general", limit: 50 })
+ * await store.deleteFork("wss://groups.example.com'general") // on leave
+ */
+export interface EventStore {
+  /**
+   * Saves an event once (by id) and records it as seen in `fork`. Replaceable (0, 3, 10000–19999)
+   * and addressable (30000–39999) events without a fork keep only the newest per
+   * (kind, pubkey[, d]) (NIP-01: on equal created_at the lowest id wins). Returns true if the store
+   * changed: the event is new, newer, or newly seen in this fork.
+   */
+  add(event: NostrEvent, fork?: string): Promise<boolean>
+  /** {@link add} for many events in one transaction; returns how many changed the store. */
+  addMany(events: NostrEvent[], fork?: string): Promise<number>
+  /** Matching events, newest first (created_at desc, then id asc), branded verified. */
+  query(q: StoreQuery): Promise<NostrEvent[]>
+  get(id: string): Promise<NostrEvent | undefined>
+  /**
+   * Relay-signed group state (39000–39005): keeps the newest per (relay, kind, d), ties to the
+   * lowest id. Returns true if this event is now the stored one.
+   */
+  putState(relay: string, event: NostrEvent): Promise<boolean>
+  getState(relay: string, kind: number, d: string): Promise<NostrEvent | undefined>
+  /** Leaving: drops the fork's records, its state events, and events no other fork references. */
+  deleteFork(fork: string): Promise<void>
+  /** Small local settings (read-state client id, slot id, marks, relay lists): JSON values. */
+  getValue<T = unknown>(key: string): Promise<T | undefined>
+  /** Stores a JSON-serializable value; `undefined` deletes the key. */
+  setValue(key: string, value: unknown): Promise<void>
+  close(): Promise<void>
+}

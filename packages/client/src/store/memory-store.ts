@@ -1,0 +1,182 @@
+import type { NostrEvent } from 'nostr-tools/core'
+import { InvalidQueryError, InvalidValueError, StoreClosedError } from './errors'
+import type { EventStore, StoreQuery } from './event-store'
+import {
+  checkEvent,
+  checkFork,
+  checkQuery,
+  cleanCopy,
+  limitOf,
+  matches,
+  NO_FORK,
+  newestFirst,
+  replaceD,
+  stateFork,
+  supersedes,
+} from './rules'
+
+interface Entry {
+  event: NostrEvent
+  forks: Set<string>
+}
+
+/**
+ * An {@link EventStore} in memory: for tests, for a session that should leave nothing behind,
+ * and as the reference the persistent stores are tested against. Returned events are the stored
+ * objects themselves (no copy per read), so treat them as read-only.
+ *
+ * @example
+ * const store = new MemoryEventStore()
+ * await store.add(event, "wss://groups.example.com'general")
+ * const [newest] = await store.query({ fork: "wss://groups.example.com'general", limit: 1 })
+ */
+export class MemoryEventStore implements EventStore {
+  private readonly events = new Map<string, Entry>()
+  private readonly byFork = new Map<string, Set<string>>()
+  /** (kind, pubkey, d) → id of the current fork-less replaceable/addressable event. */
+  private readonly latest = new Map<string, string>()
+  private readonly state = new Map<string, { fork: string; event: NostrEvent }>()
+  private readonly values = new Map<string, string>()
+  private closed = false
+
+  private open(): void {
+    if (this.closed) throw new StoreClosedError()
+  }
+
+  async add(event: NostrEvent, fork?: string): Promise<boolean> {
+    this.open()
+    return this.addOne(event, fork)
+  }
+
+  async addMany(events: NostrEvent[], fork?: string): Promise<number> {
+    this.open()
+    for (const e of events) checkEvent(e) // all or nothing, as the persistent stores' transaction
+    let changed = 0
+    for (const e of events) if (this.addOne(e, fork)) changed++
+    return changed
+  }
+
+  private addOne(event: NostrEvent, fork = NO_FORK): boolean {
+    checkEvent(event)
+    checkFork(fork)
+    if (fork === NO_FORK) {
+      const d = replaceD(event)
+      if (d !== undefined) {
+        const slot = `${event.kind}:${event.pubkey}:${d}`
+        const currentId = this.latest.get(slot)
+        if (currentId === event.id) return false
+        const current = currentId === undefined ? undefined : this.events.get(currentId)
+        if (current && !supersedes(event, current.event)) return false
+        if (currentId !== undefined) this.unlink(currentId, NO_FORK)
+        this.latest.set(slot, event.id)
+      }
+    }
+    let entry = this.events.get(event.id)
+    if (!entry) {
+      entry = { event: cleanCopy(event), forks: new Set() }
+      this.events.set(event.id, entry)
+    }
+    if (entry.forks.has(fork)) return false
+    entry.forks.add(fork)
+    const ids = this.byFork.get(fork)
+    if (ids) ids.add(event.id)
+    else this.byFork.set(fork, new Set([event.id]))
+    return true
+  }
+
+  private unlink(id: string, fork: string): void {
+    const entry = this.events.get(id)
+    this.byFork.get(fork)?.delete(id)
+    if (!entry) return
+    entry.forks.delete(fork)
+    if (entry.forks.size === 0) this.events.delete(id)
+  }
+
+  async query(q: StoreQuery): Promise<NostrEvent[]> {
+    this.open()
+    checkQuery(q)
+    const limit = limitOf(q)
+    if (limit === 0) return []
+    let candidates: Iterable<NostrEvent>
+    if (q.fork) {
+      const ids = this.byFork.get(q.fork)
+      if (!ids) return []
+      candidates = this.pick(ids)
+    } else if (q.ids) {
+      candidates = this.pick(new Set(q.ids))
+    } else {
+      candidates = Array.from(this.events.values(), (e) => e.event)
+    }
+    const out: NostrEvent[] = []
+    for (const e of candidates) if (matches(e, q)) out.push(e)
+    out.sort(newestFirst)
+    return out.length > limit ? out.slice(0, limit) : out
+  }
+
+  private *pick(ids: Iterable<string>): Iterable<NostrEvent> {
+    for (const id of ids) {
+      const entry = this.events.get(id)
+      if (entry) yield entry.event
+    }
+  }
+
+  async get(id: string): Promise<NostrEvent | undefined> {
+    this.open()
+    return this.events.get(id)?.event
+  }
+
+  async putState(relay: string, event: NostrEvent): Promise<boolean> {
+    this.open()
+    checkEvent(event)
+    const fork = stateFork(relay, event)
+    const slot = `${relay}\u0000${event.kind}\u0000${fork}`
+    const current = this.state.get(slot)
+    if (current && (current.event.id === event.id || !supersedes(event, current.event))) return false
+    this.state.set(slot, { fork, event: cleanCopy(event) })
+    return true
+  }
+
+  async getState(relay: string, kind: number, d: string): Promise<NostrEvent | undefined> {
+    this.open()
+    return this.state.get(`${relay}\u0000${kind}\u0000${relay}'${d}`)?.event
+  }
+
+  async deleteFork(fork: string): Promise<void> {
+    this.open()
+    if (typeof fork !== 'string' || fork === NO_FORK)
+      throw new InvalidQueryError('deleteFork needs a GroupKey string')
+    const ids = this.byFork.get(fork)
+    if (ids) for (const id of [...ids]) this.unlink(id, fork)
+    this.byFork.delete(fork)
+    for (const [slot, s] of this.state) if (s.fork === fork) this.state.delete(slot)
+  }
+
+  async getValue<T = unknown>(key: string): Promise<T | undefined> {
+    this.open()
+    const raw = this.values.get(key)
+    return raw === undefined ? undefined : (JSON.parse(raw) as T)
+  }
+
+  async setValue(key: string, value: unknown): Promise<void> {
+    this.open()
+    if (value === undefined) this.values.delete(key)
+    else this.values.set(key, serializeValue(key, value))
+  }
+
+  async close(): Promise<void> {
+    this.closed = true
+  }
+}
+
+/** JSON text of a setting; refuses what JSON cannot carry (functions, cycles, bigint). */
+export function serializeValue(key: string, value: unknown): string {
+  if (typeof key !== 'string') throw new InvalidValueError('a setting key is a string')
+  let text: string | undefined
+  try {
+    text = JSON.stringify(value)
+  } catch (e) {
+    throw new InvalidValueError(`a setting must be JSON-serializable: ${(e as Error).message}`)
+  }
+  if (text === undefined) throw new InvalidValueError('a setting must be JSON-serializable')
+  return text
+}
