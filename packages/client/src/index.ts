@@ -1,3 +1,7 @@
+export * from './errors'
+export * from './groups'
+export * from './pool'
+export { createRoost, type Roost, type RoostOptions } from './roost'
 export * from './signers'
 export * from './store'
 export * from './verify'

@@ -1,0 +1,689 @@
+import {
+  foldMembership,
+  GroupAdmins,
+  type GroupKey,
+  GroupMembers,
+  GroupMetadata,
+  type GroupMetadataFields,
+  GroupRoles,
+  KINDS,
+  type Membership,
+  TimelineWindow,
+} from '@roost/nip29'
+import type { EventTemplate, NostrEvent } from 'nostr-tools/core'
+import {
+  AuthRequiredError,
+  CannotSendError,
+  PublishRefusedError,
+  PublishTimeoutError,
+  RelayUnreachableError,
+} from '../errors'
+import type { PublishResult, RelayPool } from '../pool'
+import type { Signer } from '../signers'
+import type { EventStore } from '../store'
+import { Timeline } from './timeline'
+import type { CanSend, GroupEvent, GroupSnapshot, Message, ReadStateSource, Thread } from './types'
+
+/** State kinds this client reads (39000–39005); only the relay key may sign them (decision 3). */
+const STATE_KINDS = new Set<number>([
+  KINDS.metadata,
+  KINDS.admins,
+  KINDS.members,
+  KINDS.roles,
+  KINDS.participants,
+  KINDS.pins,
+])
+
+/** What a group needs from its registry. */
+export interface GroupContext {
+  readonly pool: RelayPool
+  readonly store: EventStore
+  readonly signer: Signer
+  readonly me: string
+  readonly clock: () => number
+  readonly readState?: ReadStateSource
+  /** The relay key for this group's relay, once known. */
+  relayKey(relay: string): string | undefined
+  /** Pins the relay key to the author of the first 39000 seen, when nothing better is known. */
+  pinRelayKey(relay: string, pubkey: string): void
+  /** Publish deadline in ms; the pool's default when absent. */
+  readonly publishTimeout?: number
+}
+
+/** Newest per NIP-01 replaceable rules: higher created_at, then the lower id. */
+function newer(a: NostrEvent, b: NostrEvent | undefined): boolean {
+  if (!b) return true
+  return a.created_at > b.created_at || (a.created_at === b.created_at && a.id < b.id)
+}
+
+function tagValue(event: NostrEvent, name: string): string | undefined {
+  return event.tags.find((t) => t[0] === name)?.[1]
+}
+
+/** Matches the fiatjaf-family `previous` rejections ("previous id '…' wasn't found in this relay/group"). */
+export function isPreviousRejection(message: string): boolean {
+  return /previous/i.test(message) && /(wasn'?t|not) found|unknown|missing/i.test(message)
+}
+
+/** Turns a failed publish result into the typed error a caller branches on. */
+export function publishError(result: PublishResult, timeoutMs: number): Error {
+  if (result.timedOut) {
+    const notice = /NOTICE: (.*)$/.exec(result.message)?.[1]
+    return new PublishTimeoutError(result.relay, timeoutMs, notice)
+  }
+  if (result.failure === 'auth') return new AuthRequiredError(result.relay, result.message)
+  if (result.failure === 'unreachable') return new RelayUnreachableError(result.relay, result.message)
+  return new PublishRefusedError(result.relay, result.message)
+}
+
+/**
+ * One NIP-29 group on one relay (a `GroupKey`). `ingest` is the only place its state changes;
+ * everything a UI reads comes from `snapshot()`, an immutable value that stays the same object
+ * until something changes, so `useSyncExternalStore(group.subscribe, group.snapshot)` works.
+ * Writes sign with the account's signer, go to the group's relay only, and resolve when the relay
+ * says OK (or throw its refusal as a typed error).
+ *
+ * @example
+ * const group = roost.groups.group("wss://groups.example.com'general")!
+ * const stop = group.subscribe((e) => { if (e.type === 'incoming') notify(e.event) })
+ * const { messages, membership, canSend } = group.snapshot()
+ * if (canSend.ok) await group.sendMessage('hello')
+ * stop()
+ */
+export class Group {
+  readonly key: GroupKey
+  private readonly timeline: Timeline
+  private window = new TimelineWindow(50)
+  private readonly state = new Map<number, NostrEvent>()
+  /** State events that arrived before the relay key was known. */
+  private readonly unverifiedState: NostrEvent[] = []
+  private parsed: {
+    metadata?: GroupMetadata
+    admins?: GroupAdmins
+    members?: GroupMembers
+    roles?: GroupRoles
+  } = {}
+  private readonly membershipEvents: NostrEvent[] = []
+  private local: { membership: Membership; at: number } | undefined
+  private loading = true
+  private refusedReason: string | undefined
+  private older = true
+  private readonly listeners = new Set<(e: GroupEvent) => void>()
+  private snap: GroupSnapshot | undefined
+  private updateQueued = false
+  private pendingWrites: NostrEvent[] = []
+  private writeTimer: ReturnType<typeof setTimeout> | undefined
+  private writing: Promise<unknown> = Promise.resolve()
+  private closed = false
+  private readonly unsubscribeReadState: (() => void) | undefined
+
+  constructor(
+    key: GroupKey,
+    private readonly ctx: GroupContext,
+  ) {
+    this.key = key
+    this.timeline = new Timeline(ctx.me, (pk) => this.isModerator(pk))
+    this.unsubscribeReadState = ctx.readState?.subscribe(() => this.changed())
+  }
+
+  // ── reading ────────────────────────────────────────────────────────────────────────────────
+
+  /** The relay key this group's state must be signed by, once known. */
+  get relayKey(): string | undefined {
+    return this.ctx.relayKey(this.key.relay)
+  }
+  get metadata(): GroupMetadata | undefined {
+    return this.parsed.metadata
+  }
+  get admins(): GroupAdmins | undefined {
+    return this.parsed.admins
+  }
+  get members(): GroupMembers | undefined {
+    return this.parsed.members
+  }
+  get roles(): GroupRoles | undefined {
+    return this.parsed.roles
+  }
+  /** The relay-signed 39000 this group's naddr is built from. */
+  get metadataEvent(): NostrEvent | undefined {
+    return this.state.get(KINDS.metadata)
+  }
+  get membership(): Membership {
+    return this.snapshot().membership
+  }
+
+  /** Top-level rows (kinds 9, 1, 11), oldest first, reactions folded. */
+  messages(): readonly Message[] {
+    return this.timeline.messages()
+  }
+
+  /** Kind 11 threads with their kind 1111 comments. */
+  threads(): readonly Thread[] {
+    return this.timeline.threads()
+  }
+
+  /** One thread by its root id. */
+  thread(rootId: string): Thread | undefined {
+    return this.timeline.threads().find((t) => t.root.id === rootId)
+  }
+
+  /** A loaded event (row or comment) by id, e.g. to render a quoted reply. */
+  event(id: string): NostrEvent | undefined {
+    return this.timeline.event(id)
+  }
+
+  /** Is `pubkey` an admin (a 39001 entry whose roles are not only `member`/empty, case-insensitive)? */
+  isAdmin(pubkey: string): boolean {
+    const entry = this.parsed.admins?.entries.find((e) => e.pubkey === pubkey)
+    if (!entry) return false
+    if (entry.roles.length === 0) return true
+    return entry.roles.some((r) => r.trim() !== '' && r.trim().toLowerCase() !== 'member')
+  }
+
+  private isModerator(pubkey: string): boolean {
+    return pubkey === this.relayKey || this.isAdmin(pubkey)
+  }
+
+  /** The immutable view of everything above; the same object until something changes. */
+  readonly snapshot = (): GroupSnapshot => {
+    if (this.snap) return this.snap
+    const membership = this.computeMembership()
+    this.snap = Object.freeze({
+      key: this.key.toString(),
+      relay: this.key.relay,
+      id: this.key.id.value,
+      relayKey: this.relayKey,
+      metadata: this.parsed.metadata,
+      admins: this.parsed.admins,
+      members: this.parsed.members,
+      roles: this.parsed.roles,
+      membership,
+      messages: this.timeline.messages(),
+      threads: this.timeline.threads(),
+      loading: this.loading,
+      refused: this.refusedReason,
+      hasOlder: this.older,
+      canSend: this.canSendWith(membership, KINDS.chat),
+      unread: this.countUnread(),
+    })
+    return this.snap
+  }
+
+  /**
+   * Listens to `incoming` (each new event), `updated` (coalesced), `refused` (the relay ended our
+   * subscription, with its text) and `eose`. Returns the unsubscribe function.
+   */
+  readonly subscribe = (listener: (e: GroupEvent) => void): (() => void) => {
+    this.listeners.add(listener)
+    return () => {
+      this.listeners.delete(listener)
+    }
+  }
+
+  private emit(e: GroupEvent): void {
+    for (const l of [...this.listeners]) {
+      try {
+        l(e)
+      } catch (err) {
+        queueMicrotask(() => {
+          throw err
+        })
+      }
+    }
+  }
+
+  private changed(): void {
+    this.snap = undefined
+    if (this.updateQueued) return
+    this.updateQueued = true
+    queueMicrotask(() => {
+      this.updateQueued = false
+      this.emit({ type: 'updated' })
+    })
+  }
+
+  // ── membership ─────────────────────────────────────────────────────────────────────────────
+
+  private computeMembership(): Membership {
+    const key = this.relayKey
+    const trusted = this.membershipEvents.filter((e) => e.pubkey === key || this.isAdmin(e.pubkey))
+    const members = this.state.get(KINDS.members)
+    const evidence = members ? [...trusted, members] : trusted
+    const folded = foldMembership(evidence, this.ctx.me)
+    if (!this.local) return folded
+    let evidenceAt = -1
+    for (const e of trusted) evidenceAt = Math.max(evidenceAt, e.created_at)
+    if (members && this.parsed.members?.contains(this.ctx.me))
+      evidenceAt = Math.max(evidenceAt, members.created_at)
+    return evidenceAt >= this.local.at && folded.status !== 'unknown' ? folded : this.local.membership
+  }
+
+  /**
+   * Records what the relay said to our own 9021/9022 (pending, member, refused, removed), until a
+   * relay-signed 9000/9001 or 39002 at least as new says otherwise. Called by the join/leave path.
+   */
+  setLocalMembership(membership: Membership, at: number): void {
+    this.local = { membership, at }
+    this.changed()
+  }
+
+  // ── ingest: the only place state changes ───────────────────────────────────────────────────
+
+  /**
+   * Takes one verified event from this group's relay (or from the local store, `fromStore`), and
+   * folds it in: relay-signed state (39000–39005, only from the relay key), or an `h`-tagged
+   * timeline event of any kind (cached, fed to the `previous` window; kinds 9/1/11/1111/7 render).
+   * Returns true if it changed anything. Events for other groups and forged state are ignored.
+   */
+  ingest(event: NostrEvent, opts: { fromStore?: boolean } = {}): boolean {
+    if (this.closed) return false
+    if (STATE_KINDS.has(event.kind)) return this.ingestState(event, opts.fromStore === true)
+    if (tagValue(event, 'h') !== this.key.id.value) return false
+    const added = this.timeline.add(event)
+    if (added === 'duplicate') return false
+    this.window.push(event)
+    if (event.kind === KINDS.putUser || event.kind === KINDS.removeUser) {
+      if (event.tags.some((t) => t[0] === 'p' && t[1] === this.ctx.me)) this.membershipEvents.push(event)
+    }
+    if (!opts.fromStore) this.queueWrite(event)
+    this.changed()
+    this.emit({ type: 'incoming', event })
+    return true
+  }
+
+  /** Many events at once (a store page, a fetch): one `updated` for all of them. */
+  ingestMany(events: readonly NostrEvent[], opts: { fromStore?: boolean } = {}): number {
+    let n = 0
+    for (const e of events) if (this.ingest(e, opts)) n++
+    return n
+  }
+
+  private ingestState(event: NostrEvent, fromStore: boolean): boolean {
+    if (tagValue(event, 'd') !== this.key.id.value) return false
+    let key = this.relayKey
+    if (key === undefined && event.kind === KINDS.metadata && !fromStore) {
+      // Decision 3's last resort: the author of the first 39000 seen for this relay.
+      this.ctx.pinRelayKey(this.key.relay, event.pubkey)
+      key = this.relayKey
+    }
+    if (key === undefined) {
+      if (this.unverifiedState.length < 64) this.unverifiedState.push(event)
+      return false
+    }
+    if (event.pubkey !== key) return false // a 39000 signed by anyone else is not the group's state
+    if (!newer(event, this.state.get(event.kind))) return false
+    try {
+      this.applyState(event)
+    } catch {
+      return false // malformed state: ignored, as the spec says
+    }
+    this.state.set(event.kind, event)
+    if (!fromStore) void this.ctx.store.putState(this.key.relay, event).catch(() => {})
+    this.changed()
+    return true
+  }
+
+  private applyState(event: NostrEvent): void {
+    switch (event.kind) {
+      case KINDS.metadata:
+        this.parsed = { ...this.parsed, metadata: GroupMetadata.parse(event) }
+        break
+      case KINDS.admins:
+        this.parsed = { ...this.parsed, admins: GroupAdmins.parse(event) }
+        break
+      case KINDS.members:
+        this.parsed = { ...this.parsed, members: GroupMembers.parse(event) }
+        break
+      case KINDS.roles:
+        this.parsed = { ...this.parsed, roles: GroupRoles.parse(event) }
+        break
+      default:
+        break // 39004/39005 are kept raw for now
+    }
+  }
+
+  /** The relay key became known (or changed): re-check the state that waited for it. */
+  relayKeyChanged(): void {
+    const key = this.relayKey
+    for (const [kind, e] of this.state) {
+      if (e.pubkey !== key) this.state.delete(kind)
+    }
+    if (!this.state.has(KINDS.metadata)) this.parsed = { ...this.parsed, metadata: undefined }
+    const waiting = this.unverifiedState.splice(0)
+    for (const e of waiting) this.ingestState(e, false)
+    this.changed()
+  }
+
+  /** The relay sent EOSE for the standing subscription. */
+  eose(): void {
+    if (this.loading) {
+      this.loading = false
+      this.changed()
+    }
+    this.emit({ type: 'eose' })
+  }
+
+  /** The relay ended the standing subscription (`restricted: …`, `auth-required: …`). */
+  refuse(reason: string): void {
+    this.refusedReason = reason
+    this.loading = false
+    this.changed()
+    this.emit({ type: 'refused', reason })
+  }
+
+  /** The subscription is (re)starting: clear the previous refusal. */
+  resubscribed(): void {
+    if (this.refusedReason !== undefined) {
+      this.refusedReason = undefined
+      this.changed()
+    }
+  }
+
+  get subscriptionRefused(): boolean {
+    return this.refusedReason !== undefined
+  }
+
+  // ── store writes, batched ──────────────────────────────────────────────────────────────────
+
+  private queueWrite(event: NostrEvent): void {
+    this.pendingWrites.push(event)
+    if (this.pendingWrites.length >= 500) this.flush()
+    else this.writeTimer ??= setTimeout(() => this.flush(), 16)
+  }
+
+  /** Writes pending events to the store (one transaction) and resolves when done. */
+  flush(): Promise<unknown> {
+    if (this.writeTimer) clearTimeout(this.writeTimer)
+    this.writeTimer = undefined
+    const batch = this.pendingWrites
+    if (batch.length > 0) {
+      this.pendingWrites = []
+      const fork = this.key.toString()
+      this.writing = this.writing.then(() => this.ctx.store.addMany(batch, fork)).catch(() => {})
+    }
+    return this.writing
+  }
+
+  // ── unread ─────────────────────────────────────────────────────────────────────────────────
+
+  private countUnread(): number {
+    const rs = this.ctx.readState
+    if (!rs) return 0
+    return this.timeline.countAfter(rs.frontier(this.key.toString()))
+  }
+
+  /** Unread top-level rows not sent by us, newer than the read frontier (0 without read state). */
+  unread(): number {
+    return this.snapshot().unread
+  }
+
+  /** Marks the channel read up to `timestamp` (default: its newest row). */
+  markRead(timestamp?: number): void {
+    const rs = this.ctx.readState
+    if (!rs) return
+    const ts = timestamp ?? this.timeline.newestRow()?.created_at
+    if (ts === undefined) return
+    rs.markRead(this.key.toString(), ts)
+  }
+
+  // ── writing ────────────────────────────────────────────────────────────────────────────────
+
+  private canSendWith(membership: Membership, kind: number): CanSend {
+    const meta = this.parsed.metadata
+    if (meta && !meta.supports(kind)) {
+      return { ok: false, reason: 'unsupported-kind', detail: `this group does not take kind ${kind} events` }
+    }
+    const needsMembership = meta ? meta.restricted || meta.private : false
+    if (!needsMembership || membership.status === 'member') return { ok: true }
+    switch (membership.status) {
+      case 'pending':
+        return { ok: false, reason: 'pending', detail: 'your join request is waiting for approval' }
+      case 'refused':
+        return { ok: false, reason: 'refused', detail: membership.reason }
+      case 'removed':
+        return { ok: false, reason: 'removed', detail: 'you are no longer a member of this group' }
+      default:
+        return { ok: false, reason: 'not-member', detail: 'only members can write here: join first' }
+    }
+  }
+
+  /**
+   * Whether a message of `kind` (default 9) can be sent now, and why not: `unsupported-kind` when
+   * `supported_kinds` lacks it, or a membership reason when the group is restricted or private.
+   */
+  canSend(kind: number = KINDS.chat): CanSend {
+    return this.canSendWith(this.snapshot().membership, kind)
+  }
+
+  private get timeout(): number {
+    return this.ctx.publishTimeout ?? this.ctx.pool.publishTimeout
+  }
+
+  private async publishOnce(template: EventTemplate): Promise<{ event: NostrEvent; result: PublishResult }> {
+    const event = await this.ctx.signer.signEvent(template)
+    const [result] = await this.ctx.pool.publish([this.key.relay], event, { timeout: this.timeout })
+    return { event, result: result! }
+  }
+
+  /**
+   * Signs and sends a user event built with fresh `previous` references, retrying once with a
+   * refreshed window when the relay says a reference was not found (decision 4). On OK the event
+   * is ingested (it shows at once) and returned; otherwise the relay's refusal is thrown.
+   */
+  private async publishWithPrevious(
+    build: (previous: string[] | undefined) => EventTemplate,
+  ): Promise<NostrEvent> {
+    // The window is read now, synchronously: what we have seen when the user pressed send.
+    let attempt = await this.publishOnce(build(this.window.previousTag(this.ctx.me)))
+    if (!attempt.result.ok && !attempt.result.timedOut && isPreviousRejection(attempt.result.message)) {
+      await this.refreshWindow()
+      attempt = await this.publishOnce(build(this.window.previousTag(this.ctx.me)))
+    }
+    if (!attempt.result.ok) throw publishError(attempt.result, this.timeout)
+    this.ingest(attempt.event)
+    return attempt.event
+  }
+
+  /** Rebuilds the `previous` window from the relay's newest 50 events of the group. */
+  async refreshWindow(): Promise<void> {
+    const events = await this.ctx.pool.fetch([this.key.relay], [this.key.id.timelineFilter(50)])
+    events.sort((a, b) => a.created_at - b.created_at || (a.id < b.id ? 1 : -1))
+    const fresh = new TimelineWindow(50)
+    for (const e of events) if (tagValue(e, 'h') === this.key.id.value) fresh.push(e)
+    this.window = fresh
+    this.ingestMany(events)
+  }
+
+  private assertCanSend(kind: number): void {
+    const can = this.canSend(kind)
+    if (!can.ok) throw new CannotSendError(can.reason, can.detail)
+  }
+
+  /**
+   * Sends a kind 9 chat message (with `previous`), optionally replying to messages.
+   * @throws CannotSendError, PublishRefusedError (the relay's text), PublishTimeoutError, …
+   * @example
+   * await group.sendMessage('same here', { replyTo: parent })
+   */
+  async sendMessage(
+    content: string,
+    opts: { replyTo?: Message | NostrEvent | string | readonly (Message | NostrEvent | string)[] } = {},
+  ): Promise<NostrEvent> {
+    this.assertCanSend(KINDS.chat)
+    const targets =
+      opts.replyTo === undefined ? [] : Array.isArray(opts.replyTo) ? opts.replyTo : [opts.replyTo]
+    const replyTo = (targets as (Message | NostrEvent | string)[]).map((t) =>
+      typeof t === 'string' ? t : { id: t.id, pubkey: t.pubkey, relay: this.key.relay },
+    )
+    return this.publishWithPrevious((previous) =>
+      this.key.id.message(content, {
+        ...(replyTo.length ? { replyTo } : {}),
+        previous,
+        createdAt: this.ctx.clock(),
+      }),
+    )
+  }
+
+  /**
+   * Reacts to a message (kind 7 with `h`, `e`, `p`, `k`), `+` for a like.
+   * @example await group.react(message, '🔥')
+   */
+  async react(target: Message | NostrEvent, emoji: string): Promise<NostrEvent> {
+    this.assertCanSend(KINDS.reaction)
+    return this.publishWithPrevious((previous) =>
+      this.key.id.reaction({ id: target.id, pubkey: target.pubkey, kind: target.kind }, emoji, {
+        previous,
+        createdAt: this.ctx.clock(),
+      }),
+    )
+  }
+
+  /**
+   * Starts a thread (kind 11 with a title).
+   * @example const root = await group.postThread('Release plan', 'What ships on Friday?')
+   */
+  async postThread(title: string, content: string): Promise<NostrEvent> {
+    this.assertCanSend(KINDS.thread)
+    return this.publishWithPrevious((previous) =>
+      this.key.id.thread(title, content, { previous, createdAt: this.ctx.clock() }),
+    )
+  }
+
+  /**
+   * Comments in a thread (kind 1111, NIP-22): `parent` is the root or another comment.
+   * @example await group.comment(thread.root, thread.root, 'Friday works')
+   */
+  async comment(
+    root: Message | NostrEvent,
+    parent: Message | NostrEvent,
+    content: string,
+  ): Promise<NostrEvent> {
+    this.assertCanSend(KINDS.comment)
+    const r = 'event' in root ? root.event : root
+    const p = 'event' in parent ? parent.event : parent
+    return this.publishWithPrevious((previous) =>
+      this.key.id.comment(r, p, content, { previous, createdAt: this.ctx.clock(), relay: this.key.relay }),
+    )
+  }
+
+  /**
+   * Pages back: the next `limit` older events, from the local store first, then the relay
+   * (`until` = the oldest row loaded). Resolves with how many new events arrived; `hasOlder` in
+   * the snapshot turns false when the relay has nothing older.
+   * @example
+   * if (group.snapshot().hasOlder) await group.loadOlder()
+   */
+  async loadOlder(limit = 50): Promise<number> {
+    const until = this.timeline.oldestRow()?.created_at ?? this.ctx.clock()
+    const fork = this.key.toString()
+    const cached = await this.ctx.store.query({ fork, until, limit })
+    let added = this.ingestMany(cached, { fromStore: true })
+    if (added < limit) {
+      const fetched = await this.ctx.pool.fetch(
+        [this.key.relay],
+        [{ '#h': [this.key.id.value], until, limit }],
+      )
+      const fresh = this.ingestMany(fetched)
+      added += fresh
+      if (fresh === 0 && this.older) {
+        this.older = false
+        this.changed()
+      }
+    }
+    return added
+  }
+
+  // ── moderation (admins; the relay is the enforcer) ────────────────────────────────────────
+
+  /** Adds (or updates the roles of) a member: kind 9000. */
+  putUser(pubkey: string, roles?: readonly string[], reason?: string): Promise<NostrEvent> {
+    return this.publishWithPrevious((previous) =>
+      this.key.id.putUser(pubkey, roles, { previous, reason, createdAt: this.ctx.clock() }),
+    )
+  }
+
+  /** Removes a member: kind 9001. */
+  removeUser(pubkey: string, reason?: string): Promise<NostrEvent> {
+    return this.publishWithPrevious((previous) =>
+      this.key.id.removeUser(pubkey, { previous, reason, createdAt: this.ctx.clock() }),
+    )
+  }
+
+  /**
+   * Edits the metadata: kind 9002. Send the full positive field set: relays differ on whether a
+   * 9002 patches or replaces (fields left out here are re-sent from the current metadata).
+   */
+  editMetadata(fields: GroupMetadataFields, reason?: string): Promise<NostrEvent> {
+    const m = this.parsed.metadata
+    const current: GroupMetadataFields = m
+      ? {
+          name: m.name,
+          picture: m.picture,
+          banner: m.banner,
+          about: m.about,
+          private: m.private,
+          restricted: m.restricted,
+          hidden: m.hidden,
+          closed: m.closed,
+          ...(m.supportedKinds ? { supportedKinds: m.supportedKinds } : {}),
+        }
+      : {}
+    const merged = Object.fromEntries(
+      Object.entries({ ...current, ...fields }).filter(([, v]) => v !== undefined),
+    ) as GroupMetadataFields
+    return this.publishWithPrevious((previous) =>
+      this.key.id.editMetadata(merged, { previous, reason, createdAt: this.ctx.clock() }),
+    )
+  }
+
+  /** Deletes an event from the group: kind 9005. */
+  deleteEvent(eventId: string, reason?: string): Promise<NostrEvent> {
+    return this.publishWithPrevious((previous) =>
+      this.key.id.deleteEvent(eventId, { previous, reason, createdAt: this.ctx.clock() }),
+    )
+  }
+
+  /**
+   * Creates an invite code (kind 9009) and resolves with the naddr link that carries it, or with
+   * the bare code when the relay published no 39000 yet.
+   */
+  async createInvite(code: string = randomCode()): Promise<{ code: string; link: string | undefined }> {
+    await this.publishWithPrevious((previous) =>
+      this.key.id.createInvite(code, { previous, createdAt: this.ctx.clock() }),
+    )
+    const meta = this.parsed.metadata
+    return { code, link: meta ? meta.naddr(this.key.relay, code) : undefined }
+  }
+
+  /** Stops listening and writes what is pending. */
+  async close(): Promise<void> {
+    this.closed = true
+    this.unsubscribeReadState?.()
+    await this.flush()
+    this.listeners.clear()
+  }
+
+  /** Marks the group as closed without flushing (it is being deleted). */
+  discard(): void {
+    this.closed = true
+    if (this.writeTimer) clearTimeout(this.writeTimer)
+    this.pendingWrites = []
+    this.unsubscribeReadState?.()
+    this.listeners.clear()
+  }
+
+  /** Marks older history as exhausted or not (used when loading from the store). */
+  setHasOlder(value: boolean): void {
+    if (this.older !== value) {
+      this.older = value
+      this.changed()
+    }
+  }
+}
+
+/** 16 random lowercase hex characters, for invite codes. */
+export function randomCode(bytes = 8): string {
+  const b = new Uint8Array(bytes)
+  globalThis.crypto.getRandomValues(b)
+  return [...b].map((x) => x.toString(16).padStart(2, '0')).join('')
+}

@@ -1,0 +1,507 @@
+import {
+  GroupKey,
+  GroupList,
+  type GroupListEntry,
+  type GroupMetadataFields,
+  GroupReference,
+  KINDS,
+  membershipAfterReply,
+  normalizeRelayUrl,
+} from '@roost/nip29'
+import type { NostrEvent } from 'nostr-tools/core'
+import { ClosedError, UnknownGroupError } from '../errors'
+import { groupSubscriptionId, type RelayPool, relayKeyOf } from '../pool'
+import type { Signer } from '../signers'
+import type { EventStore } from '../store'
+import { Group, type GroupContext, publishError } from './group'
+import type { ReadStateSource } from './types'
+
+export interface GroupsRegistryOptions {
+  pool: RelayPool
+  store: EventStore
+  signer: Signer
+  /** The account's relays for its own 10009 (read and write). */
+  relays?: readonly string[]
+  readState?: ReadStateSource
+  /** Unix seconds (default the system clock). */
+  clock?: () => number
+  /** Newest timeline events loaded per group from the store on start (default 100). */
+  initialLimit?: number
+  /** Publish deadline in ms (default the pool's). */
+  publishTimeout?: number
+}
+
+const RELAY_KEYS = 'roost:groups:relay-keys'
+const LEFT = 'roost:groups:left'
+
+/**
+ * The account's NIP-29 groups: one {@link Group} per `GroupKey` (the same id on two relays is two
+ * groups), loaded from the local store first and then kept live with one standing REQ per group,
+ * routed by subscription id. It owns the account's kind 10009 list: join upserts an entry, leave
+ * removes one, a newer list from another device is union-merged, and every edit is lossless.
+ *
+ * @example
+ * const { groups } = createRoost({ signer, relays: ['wss://relay.example.com'] })
+ * await groups.ready                       // every listed group and its cached timeline
+ * const group = await groups.join('naddr1…?invite=abc')
+ * group.snapshot().membership              // { status: 'pending', since } or { status: 'member' }
+ * await groups.leave(group.key)
+ */
+export class GroupsRegistry {
+  /** Resolves once the stored list, relay keys and every group's cached timeline are loaded. */
+  readonly ready: Promise<void>
+  private readonly index = new Map<string, Group>()
+  private ordered: readonly Group[] = Object.freeze([])
+  /** subscription id → group key string */
+  private readonly routes = new Map<string, string>()
+  private readonly subs = new Map<string, { close(): void }>()
+  private readonly relayKeys = new Map<string, string>()
+  private readonly resolving = new Map<string, Promise<string | undefined>>()
+  private left: Record<string, number> = {}
+  private list: GroupList = GroupList.empty()
+  private listEvent: NostrEvent | undefined
+  private listSub: { close(): void } | undefined
+  private readonly listeners = new Set<() => void>()
+  private me = ''
+  private closed = false
+  private readonly clock: () => number
+  private readonly relays: string[]
+  private listQueue: Promise<unknown> = Promise.resolve()
+
+  constructor(private readonly opts: GroupsRegistryOptions) {
+    this.clock = opts.clock ?? (() => Math.floor(Date.now() / 1000))
+    this.relays = (opts.relays ?? []).map((r) => normalizeRelayUrl(r))
+    this.ready = this.load()
+  }
+
+  // ── reading ────────────────────────────────────────────────────────────────────────────────
+
+  /** Every group, in list order; the same array until one is added or removed. */
+  groups(): readonly Group[] {
+    return this.ordered
+  }
+
+  /** The group for a key (a `GroupKey` or its string), if held. */
+  group(key: GroupKey | string): Group | undefined {
+    return this.index.get(typeof key === 'string' ? GroupKey.parse(key).toString() : key.toString())
+  }
+
+  /** The account's current group list (10009). */
+  groupList(): GroupList {
+    return this.list
+  }
+
+  /** Called whenever the set of groups changes; returns the unsubscribe function. */
+  readonly subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener)
+    return () => {
+      this.listeners.delete(listener)
+    }
+  }
+
+  /** The relay key in use for a relay (NIP-11 `self ?? pubkey`, naddr pubkey, or pinned). */
+  relayKey(relay: string): string | undefined {
+    return this.relayKeys.get(normalizeRelayUrl(relay))
+  }
+
+  /** The subscription id that routes to a group (`grp-<8 hex>`). */
+  subscriptionId(key: GroupKey | string): string | undefined {
+    const k = key.toString()
+    for (const [id, v] of this.routes) if (v === k) return id
+    return undefined
+  }
+
+  private notify(): void {
+    this.ordered = Object.freeze([...this.index.values()])
+    for (const l of [...this.listeners]) l()
+  }
+
+  // ── start ──────────────────────────────────────────────────────────────────────────────────
+
+  private async load(): Promise<void> {
+    const { store, signer } = this.opts
+    this.me = await signer.getPublicKey()
+    const [keys, left, lists] = await Promise.all([
+      store.getValue<Record<string, string>>(RELAY_KEYS),
+      store.getValue<Record<string, number>>(LEFT),
+      store.query({ kinds: [KINDS.groupList], authors: [this.me], limit: 1 }),
+    ])
+    for (const [relay, key] of Object.entries(keys ?? {})) this.relayKeys.set(relay, key)
+    this.left = left ?? {}
+    const stored = lists[0]
+    if (stored) {
+      this.listEvent = stored
+      this.list = this.withoutLeft(safeParseList(stored))
+    }
+    await Promise.all(this.list.keys().map((key) => this.addGroup(key, { fromStore: true })))
+    this.notify()
+    if (this.closed) return
+    for (const group of this.index.values()) void this.open(group)
+    this.watchList()
+  }
+
+  /**
+   * Drops the groups this device left. A list from another device may still name them (removals
+   * cannot be seen in a union-merged replaceable list), and they must not come back here.
+   */
+  private withoutLeft(list: GroupList): GroupList {
+    let out = list
+    for (const key of list.keys()) if (this.left[key.toString()] !== undefined) out = out.remove(key)
+    return out
+  }
+
+  /** Creates the Group entity and loads its cached state and newest timeline from the store. */
+  private async addGroup(key: GroupKey, opts: { fromStore: boolean; relayKey?: string }): Promise<Group> {
+    const existing = this.index.get(key.toString())
+    if (existing) return existing
+    if (opts.relayKey && !this.relayKeys.has(key.relay)) this.setRelayKey(key.relay, opts.relayKey)
+    const ctx: GroupContext = {
+      pool: this.opts.pool,
+      store: this.opts.store,
+      signer: this.opts.signer,
+      me: this.me,
+      clock: this.clock,
+      readState: this.opts.readState,
+      publishTimeout: this.opts.publishTimeout,
+      relayKey: (relay) => this.relayKeys.get(relay),
+      pinRelayKey: (relay, pubkey) => {
+        if (!this.relayKeys.has(relay)) this.setRelayKey(relay, pubkey)
+      },
+    }
+    const group = new Group(key, ctx)
+    this.index.set(key.toString(), group)
+    const { store } = this.opts
+    const fork = key.toString()
+    const limit = this.opts.initialLimit ?? 100
+    const [state, timeline] = await Promise.all([
+      Promise.all(
+        [KINDS.metadata, KINDS.admins, KINDS.members, KINDS.roles, KINDS.participants, KINDS.pins].map((k) =>
+          store.getState(key.relay, k, key.id.value),
+        ),
+      ),
+      store.query({ fork, limit }),
+    ])
+    for (const e of state) if (e) group.ingest(e, { fromStore: true })
+    // The newest page, plus the membership events that may be older than it.
+    const membership = await store.query({
+      fork,
+      kinds: [KINDS.putUser, KINDS.removeUser],
+      tags: { p: [this.me] },
+      limit: 20,
+    })
+    group.ingestMany([...timeline].reverse(), { fromStore: true })
+    group.ingestMany(membership, { fromStore: true })
+    return group
+  }
+
+  private setRelayKey(relay: string, key: string): void {
+    if (this.relayKeys.get(relay) === key) return
+    this.relayKeys.set(relay, key)
+    void this.opts.store.setValue(RELAY_KEYS, Object.fromEntries(this.relayKeys)).catch(() => {})
+    for (const g of this.index.values()) if (g.key.relay === relay) g.relayKeyChanged()
+  }
+
+  /** NIP-11 once per relay: `self ?? pubkey`, else the hint (naddr pubkey), else whatever is pinned. */
+  private resolveRelayKey(relay: string, hint?: string): Promise<string | undefined> {
+    let p = this.resolving.get(relay)
+    if (!p) {
+      p = this.opts.pool.relayInfo(relay).then((info) => {
+        const key = relayKeyOf(info)
+        if (key) this.setRelayKey(relay, key)
+        return this.relayKeys.get(relay)
+      })
+      this.resolving.set(relay, p)
+    }
+    return p.then((key) => {
+      if (!key && hint) {
+        this.setRelayKey(relay, hint)
+        return hint
+      }
+      return key
+    })
+  }
+
+  /** One standing REQ (timeline + state, one id), plus a one-shot membership and state fetch. */
+  private async open(group: Group): Promise<void> {
+    const { pool } = this.opts
+    const key = group.key
+    const relayKey = await this.resolveRelayKey(key.relay)
+    if (this.closed || this.index.get(key.toString()) !== group) return
+    const subId = this.routeFor(key)
+    this.subs.get(subId)?.close()
+    group.resubscribed()
+    const filters = [key.id.timelineFilter(100), ...key.id.stateFilters(relayKey)]
+    const sub = pool.subscribe(
+      key.relay,
+      filters,
+      {
+        onevent: (e) => this.route(subId, e),
+        oneose: () => this.routeGroup(subId)?.eose(),
+        onclosed: (reason) => {
+          if (this.subs.get(subId) === sub) this.subs.delete(subId)
+          this.routeGroup(subId)?.refuse(reason)
+        },
+      },
+      { id: subId },
+    )
+    this.subs.set(subId, sub)
+    const once = await pool.fetch(
+      [key.relay],
+      [key.id.membershipFilter(this.me), ...key.id.stateFilters(relayKey)],
+    )
+    for (const e of once) this.route(subId, e)
+  }
+
+  /** The route id for a key: `grp-<8 hex>`, salted on the rare collision. */
+  private routeFor(key: GroupKey): string {
+    const k = key.toString()
+    for (let salt = 0; ; salt++) {
+      const id = groupSubscriptionId(k, salt)
+      const taken = this.routes.get(id)
+      if (taken === undefined || taken === k) {
+        this.routes.set(id, k)
+        return id
+      }
+    }
+  }
+
+  private routeGroup(subId: string): Group | undefined {
+    const k = this.routes.get(subId)
+    return k === undefined ? undefined : this.index.get(k)
+  }
+
+  /** Routing by subscription id: the event goes to the group the id was issued for. */
+  private route(subId: string, event: NostrEvent): void {
+    this.routeGroup(subId)?.ingest(event)
+  }
+
+  // ── 10009 ──────────────────────────────────────────────────────────────────────────────────
+
+  private watchList(): void {
+    if (this.relays.length === 0 || this.closed) return
+    const filter = { kinds: [KINDS.groupList], authors: [this.me], limit: 1 }
+    const subs = this.relays.map((relay) =>
+      this.opts.pool.subscribe(relay, [filter], { onevent: (e) => void this.receiveList(e) }),
+    )
+    this.listSub = {
+      close: () => {
+        for (const s of subs) s.close()
+      },
+    }
+  }
+
+  /** A list from a relay: if newer than ours, union-merge it and open the groups it adds. */
+  private receiveList(event: NostrEvent): Promise<unknown> {
+    return this.serialize(async () => {
+      if (event.kind !== KINDS.groupList || event.pubkey !== this.me) return
+      if (this.listEvent && (event.created_at < this.listEvent.created_at || event.id === this.listEvent.id))
+        return
+      const incoming = this.withoutLeft(safeParseList(event))
+      const merged = this.list.merge(incoming)
+      const localOnly = merged.keys().some((k) => !incoming.has(k))
+      this.listEvent = event
+      await this.opts.store.add(event)
+      this.list = merged
+      const added = merged.keys().filter((k) => !this.index.has(k.toString()))
+      for (const key of added) await this.addGroup(key, { fromStore: false })
+      if (added.length) this.notify()
+      for (const key of added) {
+        const g = this.index.get(key.toString())
+        if (g) void this.open(g)
+      }
+      // The other device did not know some of ours: publish the union so no device loses them.
+      if (localOnly) await this.publishList()
+    })
+  }
+
+  private serialize<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.listQueue.then(fn, fn)
+    this.listQueue = run.catch(() => {})
+    return run
+  }
+
+  /** Signs and publishes the list (best effort); it is stored locally even when publishing fails. */
+  private async publishList(): Promise<void> {
+    const createdAt = Math.max(this.clock(), (this.listEvent?.created_at ?? 0) + 1)
+    const event = await this.opts.signer.signEvent(this.list.toTemplate(createdAt))
+    this.listEvent = event
+    await this.opts.store.add(event)
+    if (this.relays.length) await this.opts.pool.publish(this.relays, event)
+  }
+
+  private async markLeft(key: string, at: number | undefined): Promise<void> {
+    if (at === undefined) delete this.left[key]
+    else this.left[key] = at
+    await this.opts.store.setValue(LEFT, this.left)
+  }
+
+  // ── join, leave, create ────────────────────────────────────────────────────────────────────
+
+  /**
+   * Joins a group from an `naddr1…[?invite=code]` or group code: learns the relay key, fetches
+   * the 39000 (a hidden group may not answer: we go on without it), subscribes, sends the 9021
+   * (with the invite code) and waits for the relay's OK. The group is listed and published in
+   * the 10009 whatever the relay says, with its access state in `membership`: `member`
+   * (`duplicate:` or an immediate 9000), `pending` (OK, waiting for a 9000) or `refused` (the
+   * relay's text). Throws only when the relay could not be reached or did not answer.
+   * Joining a group already held re-sends the request (a retry, e.g. with `opts.code`).
+   *
+   * @example
+   * const group = await roost.groups.join('naddr1…?invite=7f3a')
+   * if (group.membership.status === 'refused') show(group.membership.reason)
+   */
+  async join(reference: GroupReference | string, opts: { code?: string } = {}): Promise<Group> {
+    await this.ready
+    if (this.closed) throw new ClosedError('GroupsRegistry')
+    const ref = typeof reference === 'string' ? GroupReference.parse(reference) : reference
+    const key = ref.key()
+    const { pool, signer } = this.opts
+    const relayKey = await this.resolveRelayKey(key.relay, ref.relayKey)
+    await this.markLeft(key.toString(), undefined)
+    const group = await this.addGroup(key, { fromStore: false, relayKey })
+    this.notify()
+    const meta = await pool.fetch(
+      [key.relay],
+      [
+        {
+          kinds: [KINDS.metadata],
+          '#d': [key.id.value],
+          ...(relayKey ? { authors: [relayKey] } : {}),
+          limit: 1,
+        },
+      ],
+    )
+    group.ingestMany(meta)
+    const subId = this.subscriptionId(key)
+    if (!subId || !this.subs.has(subId)) await this.open(group)
+    const now = this.clock()
+    const request = await signer.signEvent(
+      key.id.joinRequest({ code: opts.code ?? ref.invite, createdAt: now }),
+    )
+    const [result] = await pool.publish([key.relay], request, { timeout: this.opts.publishTimeout })
+    const membership = membershipAfterReply(
+      KINDS.joinRequest,
+      { ok: result!.ok, message: result!.message },
+      now,
+    )
+    const answered = !result!.timedOut && result!.failure !== 'unreachable'
+    if (answered && membership) group.setLocalMembership(membership, now)
+    await this.upsertListed(key, group)
+    if (!answered) throw publishError(result!, this.opts.publishTimeout ?? pool.publishTimeout)
+    // A private group refuses the REQ before we are a member: ask again now that we asked to join.
+    if (result!.ok || result!.message.startsWith('duplicate:')) {
+      if (group.subscriptionRefused) await this.open(group)
+    }
+    return group
+  }
+
+  private upsertListed(key: GroupKey, group: Group): Promise<void> {
+    return this.serialize(async () => {
+      const entry: GroupListEntry = { id: key.id.value, relay: key.relay }
+      const name = group.metadata?.name
+      if (name) entry.name = name
+      const already = this.list.entries.find(
+        (e) => e.id === entry.id && normalizeRelayUrl(e.relay) === key.relay,
+      )
+      if (already && (already.name ?? '') === (entry.name ?? '')) return
+      this.list = this.list.upsert(entry)
+      await this.publishList()
+    })
+  }
+
+  /**
+   * Leaves a group: sends the 9022; on OK (or when we were not a member anyway) wipes the
+   * group's cache, drops it, removes it from the 10009 and publishes the list. A member whose
+   * leave the relay refuses or does not answer keeps the group, and the error is thrown.
+   *
+   * @example
+   * await roost.groups.leave("wss://groups.example.com'general")
+   */
+  async leave(keyish: GroupKey | string): Promise<void> {
+    await this.ready
+    const key = typeof keyish === 'string' ? GroupKey.parse(keyish) : keyish
+    const group = this.index.get(key.toString())
+    if (!group) throw new UnknownGroupError(key.toString())
+    const { pool, signer, store } = this.opts
+    const wasMember = group.membership.status === 'member'
+    const now = this.clock()
+    const request = await signer.signEvent(key.id.leaveRequest({ createdAt: now }))
+    const [result] = await pool.publish([key.relay], request, { timeout: this.opts.publishTimeout })
+    if (!result!.ok && wasMember) throw publishError(result!, this.opts.publishTimeout ?? pool.publishTimeout)
+    const subId = this.subscriptionId(key)
+    if (subId) {
+      this.subs.get(subId)?.close()
+      this.subs.delete(subId)
+      this.routes.delete(subId)
+    }
+    await group.flush()
+    group.discard()
+    this.index.delete(key.toString())
+    this.notify()
+    await store.deleteFork(key.toString())
+    await this.markLeft(key.toString(), now)
+    await this.serialize(async () => {
+      this.list = this.list.remove(key)
+      await this.publishList()
+    })
+  }
+
+  /**
+   * Creates a group where the relay allows it: 9007 (a random `[a-z0-9]` id unless given), then
+   * a 9002 with the full metadata (relays disagree on creation defaults), then joins it.
+   *
+   * @example
+   * const group = await roost.groups.create('wss://groups.example.com', { name: 'Book club', closed: true })
+   */
+  async create(relay: string, fields: GroupMetadataFields & { id?: string } = {}): Promise<Group> {
+    await this.ready
+    const { id: wanted, ...metadata } = fields
+    const id = wanted ?? randomId()
+    const key = new GroupKey(relay, id)
+    const { pool, signer } = this.opts
+    const timeout = this.opts.publishTimeout ?? pool.publishTimeout
+    const create = await signer.signEvent(key.id.createGroup({ createdAt: this.clock() }))
+    const [created] = await pool.publish([key.relay], create, { timeout })
+    if (!created!.ok) throw publishError(created!, timeout)
+    const full: GroupMetadataFields = {
+      private: false,
+      closed: false,
+      restricted: false,
+      hidden: false,
+      ...metadata,
+    }
+    const edit = await signer.signEvent(key.id.editMetadata(full, { createdAt: this.clock() }))
+    const [edited] = await pool.publish([key.relay], edit, { timeout })
+    if (!edited!.ok) throw publishError(edited!, timeout)
+    return this.join(new GroupKey(key.relay, id).toString())
+  }
+
+  /** Writes what is pending, closes every subscription. The pool is not closed here. */
+  async close(): Promise<void> {
+    this.closed = true
+    await this.ready.catch(() => {})
+    this.listSub?.close()
+    for (const s of this.subs.values()) s.close()
+    this.subs.clear()
+    await Promise.all([...this.index.values()].map((g) => g.close()))
+    await this.listQueue.catch(() => {})
+  }
+}
+
+function safeParseList(event: NostrEvent): GroupList {
+  try {
+    return GroupList.parse(event)
+  } catch {
+    return GroupList.empty()
+  }
+}
+
+/** 12 random characters from `[a-z0-9]`, the portable group id alphabet. */
+function randomId(length = 12): string {
+  const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789'
+  const bytes = new Uint8Array(length)
+  globalThis.crypto.getRandomValues(bytes)
+  let out = ''
+  for (const b of bytes) out += alphabet[b % alphabet.length]
+  return out
+}

@@ -1,0 +1,102 @@
+import type { GroupAdmins, GroupMembers, GroupMetadata, GroupRoles, Membership } from '@roost/nip29'
+import type { NostrEvent } from 'nostr-tools/core'
+import type { CannotSendReason } from '../errors'
+
+/** One reaction emoji on a message, folded from kind 7 events (one per pubkey and emoji). */
+export interface Reaction {
+  readonly emoji: string
+  readonly count: number
+  readonly pubkeys: readonly string[]
+  /** We reacted with this emoji. */
+  readonly mine: boolean
+}
+
+/**
+ * A rendered timeline row: a kind 9 chat message, a kind 1 note, a kind 11 thread root, or (inside
+ * a {@link Thread}) a kind 1111 comment. Immutable: a change (a new reaction, a new comment) gives
+ * a new object, so `===` tells a UI what to re-render.
+ */
+export interface Message {
+  readonly id: string
+  readonly kind: number
+  readonly pubkey: string
+  readonly createdAt: number
+  readonly content: string
+  /** The signed event as received. */
+  readonly event: NostrEvent
+  /** Sent by us. */
+  readonly mine: boolean
+  /** Ids this message replies to or quotes (kind 9 `q`/`e` tags), for quoting in the UI. */
+  readonly replyTo: readonly string[]
+  readonly reactions: readonly Reaction[]
+  /** For a kind 11 thread root: its title and how many kind 1111 comments it has. */
+  readonly thread?: { readonly title: string; readonly comments: number; readonly lastCommentAt?: number }
+}
+
+/** A kind 11 thread and its kind 1111 comments, oldest first. */
+export interface Thread {
+  readonly root: Message
+  readonly comments: readonly Message[]
+}
+
+/** Whether the composer can send, and if not, why (for a disabled composer with a hint). */
+export type CanSend =
+  | { readonly ok: true }
+  | { readonly ok: false; readonly reason: CannotSendReason; readonly detail: string }
+
+/**
+ * Everything a UI reads from a group, as one immutable value. The same object is returned until
+ * something changes, so `useSyncExternalStore(group.subscribe, group.snapshot)` works as is.
+ */
+export interface GroupSnapshot {
+  /** `GroupKey` string: `<relay>'<id>`. */
+  readonly key: string
+  readonly relay: string
+  readonly id: string
+  /** The key that signs this group's state (NIP-11 `self ?? pubkey`, …), once known. */
+  readonly relayKey: string | undefined
+  readonly metadata: GroupMetadata | undefined
+  readonly admins: GroupAdmins | undefined
+  readonly members: GroupMembers | undefined
+  readonly roles: GroupRoles | undefined
+  readonly membership: Membership
+  /** Top-level rows (kinds 9, 1, 11) oldest first, reactions folded, deletions applied. */
+  readonly messages: readonly Message[]
+  /** Kind 11 threads with their comments, newest activity last. */
+  readonly threads: readonly Thread[]
+  /** True until the relay's first EOSE for this group (rows may come from the local store). */
+  readonly loading: boolean
+  /** The relay's text when it refused our subscription (`restricted: …`, `auth-required: …`). */
+  readonly refused: string | undefined
+  /** False once paging back found the start of the group's history. */
+  readonly hasOlder: boolean
+  readonly canSend: CanSend
+  /** Unread top-level rows, per the injected read-state source (0 without one). */
+  readonly unread: number
+}
+
+/** What a group tells its listeners. `updated` is coalesced: at most one per microtask. */
+export type GroupEvent =
+  | { readonly type: 'incoming'; readonly event: NostrEvent }
+  | { readonly type: 'updated' }
+  | { readonly type: 'refused'; readonly reason: string }
+  | { readonly type: 'eose' }
+
+/**
+ * Where `Group.unread()` and `Group.markRead()` read and write: the read-state sync (NIP-RS) plugs
+ * in here. `frontier(context)` is the unix time up to which the channel counts as read; `markRead`
+ * advances it. `context` is the group key string (DESIGN decision 1).
+ *
+ * @example
+ * const local: ReadStateSource = {
+ *   frontier: (ctx) => marks.get(ctx) ?? 0,
+ *   markRead: (ctx, ts) => marks.set(ctx, Math.max(marks.get(ctx) ?? 0, ts)),
+ *   subscribe: () => () => {},
+ * }
+ */
+export interface ReadStateSource {
+  frontier(context: string): number
+  markRead(context: string, timestamp: number): void
+  /** Called whenever any frontier moves; returns an unsubscribe function. */
+  subscribe(listener: () => void): () => void
+}

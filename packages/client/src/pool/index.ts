@@ -1,0 +1,11 @@
+export { type BackoffOptions, backoffDelay } from './backoff'
+export { fetchRelayInfo, type RelayInfo, relayKeyOf } from './nip11'
+export {
+  type AuthPolicy,
+  type AuthState,
+  type PublishResult,
+  RelayPool,
+  type RelayPoolOptions,
+  type SubscriptionHandlers,
+} from './relay-pool'
+export { groupSubscriptionId } from './subscription-id'

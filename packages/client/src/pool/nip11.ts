@@ -1,0 +1,57 @@
+/**
+ * NIP-11 relay information, fetched over HTTP(S) from the relay's WebSocket URL. nostr-tools'
+ * `nip11.fetchRelayInformation` has no timeout and no `self` field, so this small fetch is ours.
+ *
+ * @example
+ * const info = await fetchRelayInfo('wss://groups.example.com', fetch, 5000)
+ * const relayKey = info?.self ?? info?.pubkey
+ */
+export interface RelayInfo {
+  name?: string
+  description?: string
+  /** The key the relay signs its own events with (NIP-11 `self`); NIP-29 state is signed by it. */
+  self?: string
+  /** The operator's contact key; older NIP-29 relays sign group state with it. */
+  pubkey?: string
+  supported_nips?: number[]
+  software?: string
+  version?: string
+  limitation?: Record<string, unknown>
+  [k: string]: unknown
+}
+
+const HEX64 = /^[0-9a-f]{64}$/
+
+/** The HTTP URL of a relay's NIP-11 document. */
+export function infoUrl(relay: string): string {
+  return relay.replace(/^ws(s?):\/\//i, 'http$1://')
+}
+
+/** Fetches and sanity-checks a relay's NIP-11 document; `undefined` when the relay has none. */
+export async function fetchRelayInfo(
+  relay: string,
+  fetchImpl: typeof fetch,
+  timeoutMs: number,
+): Promise<RelayInfo | undefined> {
+  try {
+    const res = await fetchImpl(infoUrl(relay), {
+      headers: { Accept: 'application/nostr+json' },
+      signal: AbortSignal.timeout(timeoutMs),
+    })
+    if (!res.ok) return undefined
+    const doc: unknown = await res.json()
+    if (!doc || typeof doc !== 'object' || Array.isArray(doc)) return undefined
+    const info = { ...(doc as Record<string, unknown>) } as RelayInfo
+    // Keys that are not 64 lowercase hex characters cannot sign anything: drop them.
+    if (typeof info.self !== 'string' || !HEX64.test(info.self)) delete info.self
+    if (typeof info.pubkey !== 'string' || !HEX64.test(info.pubkey)) delete info.pubkey
+    return info
+  } catch {
+    return undefined
+  }
+}
+
+/** The key NIP-29 group state must be signed by: NIP-11 `self`, else `pubkey` (DESIGN decision 3). */
+export function relayKeyOf(info: RelayInfo | undefined): string | undefined {
+  return info?.self ?? info?.pubkey
+}

@@ -1,0 +1,89 @@
+import { GroupMetadata } from '@roost/nip29'
+import type { RelayProfile } from '@roost/relay'
+import { afterEach, describe, expect, it } from 'vitest'
+import { groupCode, Harness, until } from './helpers'
+
+const h = new Harness()
+afterEach(() => h.close())
+
+describe('joining', () => {
+  it('joins an open group, and two clients see each other’s messages live', async () => {
+    const relay = await h.relay()
+    const id = await relay.createGroup({ name: 'Open', closed: false })
+    const alice = h.roost()
+    const bob = h.roost()
+    const a = await alice.groups.join(groupCode(relay, id))
+    const b = await bob.groups.join(groupCode(relay, id))
+    await until(a, (s) => s.membership.status === 'member')
+    await until(b, (s) => s.membership.status === 'member')
+    expect(a.snapshot().metadata?.name).toBe('Open')
+    expect(a.snapshot().relayKey).toBe(relay.pubkey)
+
+    const sent = await a.sendMessage('hello from alice')
+    await until(b, (s) => s.messages.some((m) => m.id === sent.id))
+    await b.sendMessage('hi alice', { replyTo: sent })
+    const s = await until(a, (s) => s.messages.some((m) => m.content === 'hi alice'))
+    const reply = s.messages.find((m) => m.content === 'hi alice')!
+    expect(reply.replyTo).toContain(sent.id)
+    expect(reply.mine).toBe(false)
+    expect(s.messages.find((m) => m.id === sent.id)?.mine).toBe(true)
+
+    await b.react(s.messages.find((m) => m.id === sent.id)!, '🔥')
+    const withReaction = await until(
+      a,
+      (s) => (s.messages.find((m) => m.id === sent.id)?.reactions.length ?? 0) > 0,
+    )
+    expect(withReaction.messages.find((m) => m.id === sent.id)?.reactions).toEqual([
+      { emoji: '🔥', count: 1, pubkeys: [await bob.signer.getPublicKey()], mine: false },
+    ])
+    // joined groups are listed in the account's 10009
+    expect(alice.groups.groupList().has(a.key)).toBe(true)
+  })
+
+  const closedCases: { profile: RelayProfile; without: 'refused' | 'pending' }[] = [
+    { profile: 'strict', without: 'refused' },
+    { profile: 'pyramid', without: 'refused' },
+    { profile: 'relay29', without: 'pending' },
+    { profile: 'groups_relay', without: 'pending' },
+  ]
+  for (const { profile, without } of closedCases) {
+    it(`closed group on ${profile}: without a code → ${without}; with a code → member`, async () => {
+      const relay = await h.relay({ profile })
+      const id = await relay.createGroup({ name: 'Closed', closed: true })
+      const carol = h.roost()
+      const g = await carol.groups.join(groupCode(relay, id))
+      const s = g.snapshot()
+      expect(s.membership.status).toBe(without)
+      if (s.membership.status === 'refused') expect(s.membership.reason).toMatch(/^restricted: /)
+      expect(carol.groups.groupList().has(g.key)).toBe(true) // listed with its access state
+      if (profile === 'relay29') return // relay29 rejects invite codes (9009) altogether
+
+      const code = await relay.createInvite(id)
+      const meta = GroupMetadata.parse(g.metadataEvent!)
+      const again = await carol.groups.join(meta.naddr(relay.url, code))
+      expect(again).toBe(g)
+      await until(g, (s) => s.membership.status === 'member')
+      expect(relay.state(id)?.members).toContain(await carol.signer.getPublicKey())
+    })
+  }
+
+  it('joins a private group through NIP-42: the refused REQ is authenticated and retried', async () => {
+    const relay = await h.relay({ profile: 'strict' })
+    const dave = h.roost()
+    const davePk = await dave.signer.getPublicKey()
+    const id = await relay.createGroup({ name: 'Secret', private: true, closed: true })
+    const code = await relay.createInvite(id)
+    const outsider = h.roost()
+    const o = await outsider.groups.join(groupCode(relay, id))
+    await until(o, (s) => s.refused !== undefined || s.membership.status === 'refused')
+    expect(o.snapshot().messages).toHaveLength(0)
+
+    const g = await dave.groups.join(groupCode(relay, id), { code })
+    await until(g, (s) => s.membership.status === 'member' && !s.loading)
+    expect(dave.pool.authState(relay.url)).toBe('authenticated')
+    expect(g.snapshot().metadata?.private).toBe(true)
+    await g.sendMessage('only members read this')
+    expect(relay.state(id)?.members).toContain(davePk)
+    expect(o.snapshot().messages.some((m) => m.content === 'only members read this')).toBe(false)
+  })
+})
