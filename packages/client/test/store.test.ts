@@ -1,7 +1,76 @@
-import { describe } from 'vitest'
-import { MemoryEventStore } from '../src/store'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import Database from 'better-sqlite3'
+import { finalizeEvent, generateSecretKey } from 'nostr-tools/pure'
+import { afterAll, describe, expect, it } from 'vitest'
+import { SqliteEventStore } from '../src/sqlite'
+import { type EventStore, MemoryEventStore } from '../src/store'
 import { storeContract } from './store-contract'
+
+function chatEvent() {
+  return finalizeEvent(
+    { kind: 9, tags: [['h', 'general']], content: 'hi', created_at: 1 },
+    generateSecretKey(),
+  )
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'roost-store-'))
+let files = 0
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 describe('MemoryEventStore', () => {
   storeContract('MemoryEventStore', { open: async () => new MemoryEventStore() })
+})
+
+describe('SqliteEventStore', () => {
+  storeContract('SqliteEventStore :memory:', { open: async () => SqliteEventStore.open(':memory:') })
+
+  const paths = new WeakMap<EventStore, string>()
+  storeContract('SqliteEventStore on a file', {
+    open: async () => {
+      const path = join(dir, `store-${files++}.db`)
+      const store = SqliteEventStore.open(path)
+      paths.set(store, path)
+      return store
+    },
+    reopen: async (store) => {
+      const path = paths.get(store) as string
+      await store.close()
+      const again = SqliteEventStore.open(path)
+      paths.set(again, path)
+      return again
+    },
+    runs: 25,
+  })
+
+  it('uses WAL and walks the (name, value, created_at) tag index for a group page', async () => {
+    const path = join(dir, 'plan.db')
+    const store = SqliteEventStore.open(path)
+    await store.add(chatEvent(), "wss://relay.example.com'general")
+    expect(existsSync(`${path}-wal`)).toBe(true)
+    const db = new Database(path, { readonly: true })
+    const plan = db
+      .prepare(
+        `EXPLAIN QUERY PLAN SELECT e.json FROM tags x JOIN events e ON e.rowid = x.event
+         WHERE x.name = 'h' AND x.value = 'general' ORDER BY x.created_at DESC, e.id ASC LIMIT 100`,
+      )
+      .all()
+      .map((r) => (r as { detail: string }).detail)
+      .join('\n')
+    db.close()
+    await store.close()
+    expect(plan).toMatch(/SEARCH x USING (COVERING )?INDEX tags_lookup \(name=\? AND value=\?\)/)
+    expect(plan).not.toMatch(/SCAN/)
+  })
+
+  it('refuses a database written by a newer schema', async () => {
+    const path = join(dir, 'future.db')
+    const store = SqliteEventStore.open(path)
+    await store.close()
+    const db = new Database(path)
+    db.pragma('user_version = 99') // as a newer release would leave it
+    db.close()
+    expect(() => SqliteEventStore.open(path)).toThrow(/newer Roost/)
+  })
 })

@@ -1,5 +1,5 @@
 import type { NostrEvent } from 'nostr-tools/core'
-import { InvalidQueryError, InvalidValueError, StoreClosedError } from './errors'
+import { InvalidQueryError, StoreClosedError } from './errors'
 import type { EventStore, StoreQuery } from './event-store'
 import {
   checkEvent,
@@ -11,6 +11,7 @@ import {
   NO_FORK,
   newestFirst,
   replaceD,
+  serializeValue,
   stateFork,
   supersedes,
 } from './rules'
@@ -166,17 +167,4 @@ export class MemoryEventStore implements EventStore {
   async close(): Promise<void> {
     this.closed = true
   }
-}
-
-/** JSON text of a setting; refuses what JSON cannot carry (functions, cycles, bigint). */
-export function serializeValue(key: string, value: unknown): string {
-  if (typeof key !== 'string') throw new InvalidValueError('a setting key is a string')
-  let text: string | undefined
-  try {
-    text = JSON.stringify(value)
-  } catch (e) {
-    throw new InvalidValueError(`a setting must be JSON-serializable: ${(e as Error).message}`)
-  }
-  if (text === undefined) throw new InvalidValueError('a setting must be JSON-serializable')
-  return text
 }

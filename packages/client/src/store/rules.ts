@@ -5,7 +5,7 @@
  */
 import { type NostrEvent, validateEvent } from 'nostr-tools/core'
 import { brandVerified } from '../verify'
-import { InvalidQueryError, InvalidStoreEventError } from './errors'
+import { InvalidQueryError, InvalidStoreEventError, InvalidValueError } from './errors'
 import type { StoreQuery } from './event-store'
 
 /** The fork name used for events added without a fork. A `GroupKey` string is never empty. */
@@ -160,4 +160,17 @@ export function stateFork(relay: string, event: NostrEvent): string {
 
 export function limitOf(q: StoreQuery): number {
   return q.limit ?? Number.POSITIVE_INFINITY
+}
+
+/** JSON text of a setting; refuses what JSON cannot carry (functions, cycles, bigint). */
+export function serializeValue(key: string, value: unknown): string {
+  if (typeof key !== 'string') throw new InvalidValueError('a setting key is a string')
+  let text: string | undefined
+  try {
+    text = JSON.stringify(value)
+  } catch (e) {
+    throw new InvalidValueError(`a setting must be JSON-serializable: ${(e as Error).message}`)
+  }
+  if (text === undefined) throw new InvalidValueError('a setting must be JSON-serializable')
+  return text
 }

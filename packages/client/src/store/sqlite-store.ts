@@ -1,0 +1,380 @@
+import Database from 'better-sqlite3'
+import type { NostrEvent } from 'nostr-tools/core'
+import { InvalidQueryError, StoreClosedError } from './errors'
+import type { EventStore, StoreQuery } from './event-store'
+import {
+  branded,
+  checkEvent,
+  checkFork,
+  checkQuery,
+  indexedTags,
+  NO_FORK,
+  replaceD,
+  serializeValue,
+  stateFork,
+  supersedes,
+} from './rules'
+
+type DB = Database.Database
+type Statement = Database.Statement
+
+const SCHEMA_VERSION = 1
+
+// Tags are indexed on (name, value, created_at DESC) with the event rowid, so "newest N with #h=x"
+// walks one index range in order and stops after N (no sort, no scan of the group's history).
+// Fork memberships carry created_at for the same reason: a fork's timeline is one range too.
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS events (
+  rowid INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  pubkey TEXT NOT NULL,
+  kind INTEGER NOT NULL,
+  created_at INTEGER NOT NULL,
+  d TEXT,
+  json TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS events_time ON events (created_at DESC, id);
+CREATE INDEX IF NOT EXISTS events_kind ON events (kind, created_at DESC);
+CREATE INDEX IF NOT EXISTS events_author ON events (pubkey, created_at DESC);
+CREATE INDEX IF NOT EXISTS events_address ON events (kind, pubkey, d) WHERE d IS NOT NULL;
+CREATE TABLE IF NOT EXISTS tags (
+  event INTEGER NOT NULL,
+  name TEXT NOT NULL,
+  value TEXT NOT NULL,
+  created_at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS tags_lookup ON tags (name, value, created_at DESC, event);
+CREATE INDEX IF NOT EXISTS tags_event ON tags (event);
+CREATE TABLE IF NOT EXISTS forks (
+  fork TEXT NOT NULL,
+  event INTEGER NOT NULL,
+  created_at INTEGER NOT NULL,
+  PRIMARY KEY (fork, event)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS forks_timeline ON forks (fork, created_at DESC, event);
+CREATE INDEX IF NOT EXISTS forks_event ON forks (event);
+CREATE TABLE IF NOT EXISTS state (
+  relay TEXT NOT NULL,
+  kind INTEGER NOT NULL,
+  d TEXT NOT NULL,
+  fork TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  id TEXT NOT NULL,
+  json TEXT NOT NULL,
+  PRIMARY KEY (relay, kind, d)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS state_fork ON state (fork);
+CREATE TABLE IF NOT EXISTS kv (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+`
+
+interface Row {
+  json: string
+}
+
+/**
+ * The {@link EventStore} on SQLite (better-sqlite3, Node only): WAL journal, prepared statements,
+ * batches in one transaction, tags indexed on (name, value, created_at DESC) with the event rowid
+ * so a group's newest page is an index range walk. Import it from `@roost/client/sqlite`; the
+ * package root stays free of native modules for browsers.
+ *
+ * @example
+ * import { SqliteEventStore } from '@roost/client/sqlite'
+ * const store = SqliteEventStore.open('.roost/client.db') // or ':memory:'
+ * await store.addMany(events, "wss://groups.example.com'general")
+ * const page = await store.query({ tags: { h: ['general'] }, limit: 100 })
+ * await store.close()
+ */
+export class SqliteEventStore implements EventStore {
+  private readonly statements = new Map<string, Statement>()
+  private closed = false
+  private readonly sql: {
+    insertEvent: Statement
+    eventRowid: Statement
+    insertTag: Statement
+    insertFork: Statement
+    findAddress: Statement
+    unlinkFork: Statement
+    dropTags: Statement
+    dropEventIfOrphan: Statement
+    get: Statement
+    getStateMeta: Statement
+    putState: Statement
+    getState: Statement
+    getValue: Statement
+    setValue: Statement
+    deleteValue: Statement
+  }
+  private readonly addBatch: (events: NostrEvent[], fork: string) => number
+  private readonly deleteForkTx: (fork: string) => void
+
+  private constructor(private readonly db: DB) {
+    const p = (sql: string) => db.prepare(sql)
+    this.sql = {
+      insertEvent: p(
+        'INSERT OR IGNORE INTO events (id, pubkey, kind, created_at, d, json) VALUES (?, ?, ?, ?, ?, ?)',
+      ),
+      eventRowid: p('SELECT rowid FROM events WHERE id = ?').pluck(),
+      insertTag: p('INSERT INTO tags (event, name, value, created_at) VALUES (?, ?, ?, ?)'),
+      insertFork: p('INSERT OR IGNORE INTO forks (fork, event, created_at) VALUES (?, ?, ?)'),
+      findAddress: p(
+        `SELECT e.rowid AS rowid, e.id AS id, e.created_at AS created_at FROM events e
+         JOIN forks f ON f.event = e.rowid AND f.fork = '' WHERE e.kind = ? AND e.pubkey = ? AND e.d = ?`,
+      ),
+      unlinkFork: p('DELETE FROM forks WHERE fork = ? AND event = ?'),
+      dropTags: p('DELETE FROM tags WHERE event = ? AND NOT EXISTS (SELECT 1 FROM forks WHERE event = ?)'),
+      dropEventIfOrphan: p(
+        'DELETE FROM events WHERE rowid = ? AND NOT EXISTS (SELECT 1 FROM forks WHERE event = ?)',
+      ),
+      get: p('SELECT json FROM events WHERE id = ?'),
+      getStateMeta: p('SELECT id, created_at FROM state WHERE relay = ? AND kind = ? AND d = ?'),
+      putState: p(
+        'INSERT OR REPLACE INTO state (relay, kind, d, fork, created_at, id, json) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      ),
+      getState: p('SELECT json FROM state WHERE relay = ? AND kind = ? AND d = ?'),
+      getValue: p('SELECT value FROM kv WHERE key = ?').pluck(),
+      setValue: p('INSERT OR REPLACE INTO kv (key, value) VALUES (?, ?)'),
+      deleteValue: p('DELETE FROM kv WHERE key = ?'),
+    }
+    this.addBatch = db.transaction((events: NostrEvent[], fork: string) => {
+      let changed = 0
+      for (const e of events) if (this.addOne(e, fork)) changed++
+      return changed
+    })
+    const collect = p('INSERT INTO doomed (rowid) SELECT event FROM forks WHERE fork = ?')
+    const unlinkAll = p('DELETE FROM forks WHERE fork = ?')
+    const spare = p('DELETE FROM doomed WHERE EXISTS (SELECT 1 FROM forks WHERE event = doomed.rowid)')
+    const dropTags = p('DELETE FROM tags WHERE event IN (SELECT rowid FROM doomed)')
+    const dropEvents = p('DELETE FROM events WHERE rowid IN (SELECT rowid FROM doomed)')
+    const dropState = p('DELETE FROM state WHERE fork = ?')
+    const clear = p('DELETE FROM doomed')
+    this.deleteForkTx = db.transaction((fork: string) => {
+      collect.run(fork)
+      unlinkAll.run(fork)
+      spare.run()
+      dropTags.run()
+      dropEvents.run()
+      clear.run()
+      dropState.run(fork)
+    })
+  }
+
+  /**
+   * Opens (creating if needed) the database at `path`, or an in-memory one for `':memory:'`.
+   *
+   * @example
+   * const store = SqliteEventStore.open(':memory:')
+   */
+  static open(path: string): SqliteEventStore {
+    const db = new Database(path)
+    try {
+      db.pragma('journal_mode = WAL')
+      db.pragma('synchronous = NORMAL')
+      db.pragma('temp_store = MEMORY')
+      const version = db.pragma('user_version', { simple: true }) as number
+      if (version > SCHEMA_VERSION) {
+        throw new Error(`${path} was written by a newer Roost (schema ${version} > ${SCHEMA_VERSION})`)
+      }
+      db.exec(SCHEMA)
+      db.exec('CREATE TEMP TABLE IF NOT EXISTS doomed (rowid INTEGER PRIMARY KEY)')
+      db.pragma(`user_version = ${SCHEMA_VERSION}`)
+      return new SqliteEventStore(db)
+    } catch (e) {
+      db.close()
+      throw e
+    }
+  }
+
+  private open(): void {
+    if (this.closed) throw new StoreClosedError()
+  }
+
+  private addOne(event: NostrEvent, fork: string): boolean {
+    const d = replaceD(event)
+    if (fork === NO_FORK && d !== undefined) {
+      const current = this.sql.findAddress.get(event.kind, event.pubkey, d) as
+        | { rowid: number; id: string; created_at: number }
+        | undefined
+      if (current) {
+        if (current.id === event.id || !supersedes(event, current)) return false
+        this.unlink(current.rowid, NO_FORK)
+      }
+    }
+    const inserted = this.sql.insertEvent.run(
+      event.id,
+      event.pubkey,
+      event.kind,
+      event.created_at,
+      d ?? null,
+      JSON.stringify({
+        id: event.id,
+        pubkey: event.pubkey,
+        created_at: event.created_at,
+        kind: event.kind,
+        tags: event.tags,
+        content: event.content,
+        sig: event.sig,
+      }),
+    )
+    let rowid: number | bigint
+    if (inserted.changes > 0) {
+      rowid = inserted.lastInsertRowid
+      for (const [name, value] of indexedTags(event))
+        this.sql.insertTag.run(rowid, name, value, event.created_at)
+    } else {
+      rowid = this.sql.eventRowid.get(event.id) as number
+    }
+    return this.sql.insertFork.run(fork, rowid, event.created_at).changes > 0
+  }
+
+  private unlink(rowid: number, fork: string): void {
+    this.sql.unlinkFork.run(fork, rowid)
+    this.sql.dropTags.run(rowid, rowid)
+    this.sql.dropEventIfOrphan.run(rowid, rowid)
+  }
+
+  async add(event: NostrEvent, fork?: string): Promise<boolean> {
+    this.open()
+    checkEvent(event)
+    checkFork(fork)
+    return this.addBatch([event], fork ?? NO_FORK) > 0
+  }
+
+  async addMany(events: NostrEvent[], fork?: string): Promise<number> {
+    this.open()
+    checkFork(fork)
+    for (const e of events) checkEvent(e)
+    return this.addBatch(events, fork ?? NO_FORK)
+  }
+
+  async query(q: StoreQuery): Promise<NostrEvent[]> {
+    this.open()
+    checkQuery(q)
+    if (q.limit === 0) return []
+    const { sql, params } = buildQuery(q)
+    let stmt = this.statements.get(sql)
+    if (!stmt) {
+      stmt = this.db.prepare(sql)
+      this.statements.set(sql, stmt)
+    }
+    const rows = stmt.all(...params) as Row[]
+    return rows.map((r) => branded(JSON.parse(r.json)))
+  }
+
+  async get(id: string): Promise<NostrEvent | undefined> {
+    this.open()
+    const row = this.sql.get.get(id) as Row | undefined
+    return row ? branded(JSON.parse(row.json)) : undefined
+  }
+
+  async putState(relay: string, event: NostrEvent): Promise<boolean> {
+    this.open()
+    checkEvent(event)
+    const fork = stateFork(relay, event)
+    const d = fork.slice(relay.length + 1)
+    const current = this.sql.getStateMeta.get(relay, event.kind, d) as
+      | { id: string; created_at: number }
+      | undefined
+    if (current && (current.id === event.id || !supersedes(event, current))) return false
+    this.sql.putState.run(relay, event.kind, d, fork, event.created_at, event.id, JSON.stringify(event))
+    return true
+  }
+
+  async getState(relay: string, kind: number, d: string): Promise<NostrEvent | undefined> {
+    this.open()
+    const row = this.sql.getState.get(relay, kind, d) as Row | undefined
+    return row ? branded(JSON.parse(row.json)) : undefined
+  }
+
+  async deleteFork(fork: string): Promise<void> {
+    this.open()
+    if (typeof fork !== 'string' || fork === NO_FORK)
+      throw new InvalidQueryError('deleteFork needs a GroupKey string')
+    this.deleteForkTx(fork)
+  }
+
+  async getValue<T = unknown>(key: string): Promise<T | undefined> {
+    this.open()
+    const raw = this.sql.getValue.get(key) as string | undefined
+    return raw === undefined ? undefined : (JSON.parse(raw) as T)
+  }
+
+  async setValue(key: string, value: unknown): Promise<void> {
+    this.open()
+    if (value === undefined) this.sql.deleteValue.run(key)
+    else this.sql.setValue.run(key, serializeValue(key, value))
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return
+    this.closed = true
+    this.db.close()
+  }
+}
+
+/**
+ * One SELECT per query shape (values travel as JSON arrays through `json_each`, so the SQL text
+ * depends only on which fields are present and its prepared statement is reused). The driving
+ * table is the most selective ordered index available: a single-value tag, else the fork, else
+ * the events table; every other condition is a filter on the event row.
+ */
+function buildQuery(q: StoreQuery): { sql: string; params: unknown[] } {
+  const params: unknown[] = []
+  const where: string[] = []
+  const tagEntries = Object.entries(q.tags ?? {})
+  const driverTag = q.ids ? undefined : tagEntries.find(([, values]) => values.length === 1)
+  let from: string
+  let time: string
+  if (driverTag) {
+    from = 'tags x JOIN events e ON e.rowid = x.event'
+    where.push('x.name = ? AND x.value = ?')
+    params.push(driverTag[0], driverTag[1][0])
+    time = 'x.created_at'
+  } else if (q.fork && !q.ids) {
+    from = 'forks x JOIN events e ON e.rowid = x.event'
+    where.push('x.fork = ?')
+    params.push(q.fork)
+    time = 'x.created_at'
+  } else {
+    from = 'events e'
+    time = 'e.created_at'
+  }
+  if (q.fork && (driverTag || q.ids)) {
+    where.push('EXISTS (SELECT 1 FROM forks f WHERE f.event = e.rowid AND f.fork = ?)')
+    params.push(q.fork)
+  }
+  if (q.ids) {
+    where.push('e.id IN (SELECT value FROM json_each(?))')
+    params.push(JSON.stringify(q.ids))
+  }
+  if (q.kinds) {
+    where.push('e.kind IN (SELECT value FROM json_each(?))')
+    params.push(JSON.stringify(q.kinds))
+  }
+  if (q.authors) {
+    where.push('e.pubkey IN (SELECT value FROM json_each(?))')
+    params.push(JSON.stringify(q.authors))
+  }
+  for (const [name, values] of tagEntries) {
+    if (driverTag && name === driverTag[0]) continue
+    where.push(
+      'EXISTS (SELECT 1 FROM tags t WHERE t.event = e.rowid AND t.name = ? AND t.value IN (SELECT value FROM json_each(?)))',
+    )
+    params.push(name, JSON.stringify(values))
+  }
+  if (q.since !== undefined) {
+    where.push(`${time} >= ?`)
+    params.push(q.since)
+  }
+  if (q.until !== undefined) {
+    where.push(`${time} <= ?`)
+    params.push(q.until)
+  }
+  let sql = `SELECT e.json AS json FROM ${from}`
+  if (where.length) sql += ` WHERE ${where.join(' AND ')}`
+  sql += ` ORDER BY ${time} DESC, e.id ASC`
+  if (q.limit !== undefined) {
+    sql += ' LIMIT ?'
+    params.push(q.limit)
+  }
+  return { sql, params }
+}
