@@ -1,5 +1,5 @@
 import { nip19 } from 'nostr-tools'
-import { InvalidArgumentError, InvalidReferenceError, RoostError } from './errors'
+import { InvalidArgumentError, InvalidReferenceError } from './errors'
 import { GroupId } from './group-id'
 import { GroupKey } from './group-key'
 import { isHex64 } from './hex'
@@ -171,12 +171,13 @@ function parseGroupCode(text: string): GroupReference {
 }
 
 function build(init: GroupReferenceInit): GroupReference {
+  let id: GroupId
   try {
-    return new GroupReference(init)
+    id = GroupId.parse(init.id)
   } catch (cause) {
-    if (cause instanceof RoostError && cause.code === 'invalid-group-id') {
-      throw new InvalidReferenceError('bad-id', `the group id is not usable: ${cause.message}`, { cause })
-    }
-    throw cause
+    throw new InvalidReferenceError('bad-id', `the group id is not usable: ${(cause as Error).message}`, {
+      cause,
+    })
   }
+  return new GroupReference({ ...init, id })
 }
