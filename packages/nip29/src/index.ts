@@ -17,6 +17,7 @@ export {
   InvalidRelayUrlError,
   RoostError,
 } from './errors'
+export { groupIdOf, newestEvent } from './event-tags'
 export { GroupId } from './group-id'
 export { GroupKey } from './group-key'
 export { GroupList, type GroupListEntry } from './group-list'

@@ -78,7 +78,9 @@ export function foldMembership(events: readonly NostrEvent[], me: string, opts?:
  * - 9021, OK true: `pending` since `now`, until a 9000 or 39002 names us (relays differ);
  * - 9021, OK false with any other message (`restricted:`, `blocked:`, …): `refused` with the
  *   relay's text, which says whether the refusal is final, pending review or needs payment;
- * - 9022, OK true: `removed`; OK false changes nothing (`undefined`).
+ * - 9022, OK true: `removed`; OK false changes nothing (`undefined`);
+ * - a reply that timed out (`timedOut: true`, as the pool reports it) changes nothing: the relay
+ *   said nothing, so nothing is known.
  *
  * @example
  * const [result] = await pool.publish([relay], signed)
@@ -86,9 +88,10 @@ export function foldMembership(events: readonly NostrEvent[], me: string, opts?:
  */
 export function membershipAfterReply(
   kind: 9021 | 9022,
-  reply: { ok: boolean; message: string },
+  reply: { ok: boolean; message: string; timedOut?: boolean },
   now: number,
 ): Membership | undefined {
+  if (reply?.timedOut === true) return undefined
   const message = typeof reply?.message === 'string' ? reply.message : ''
   if (kind === KINDS.joinRequest) {
     if (message.trim().toLowerCase().startsWith('duplicate:')) return { status: 'member' }

@@ -37,6 +37,16 @@ export class TimelineWindow {
     while (list.length > this.capacity) this.#ids.delete((list.pop() as NostrEvent).id)
   }
 
+  /**
+   * Empties the window, e.g. before refilling it from the relay after a `previous … wasn't found`
+   * rejection.
+   * @example window.clear(); for (const e of await pool.fetch([relay], [id.timelineFilter(50)])) window.push(e)
+   */
+  clear(): void {
+    this.#events = []
+    this.#ids.clear()
+  }
+
   /** The window's events, newest first. @example window.events()[0] */
   events(): NostrEvent[] {
     return this.#events.slice()

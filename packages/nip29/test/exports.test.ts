@@ -26,8 +26,10 @@ describe('@roost/nip29 exports', () => {
       'STATE_KINDS',
       'TimelineWindow',
       'foldMembership',
+      'groupIdOf',
       'isHex64',
       'membershipAfterReply',
+      'newestEvent',
       'normalizeRelayUrl',
       'tryNormalizeRelayUrl',
     ])

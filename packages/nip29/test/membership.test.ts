@@ -118,6 +118,11 @@ describe('membershipAfterReply', () => {
     }
   })
 
+  it('a timed-out publish changes nothing: no reply is not a refusal', () => {
+    expect(membershipAfterReply(9021, { ok: false, message: '', timedOut: true }, 1)).toBeUndefined()
+    expect(membershipAfterReply(9022, { ok: false, message: 'timeout', timedOut: true }, 1)).toBeUndefined()
+  })
+
   it('9022 accepted means removed; refused changes nothing', () => {
     expect(membershipAfterReply(9022, { ok: true, message: '' }, 1)).toEqual({ status: 'removed' })
     expect(membershipAfterReply(9022, { ok: false, message: 'duplicate: not a member' }, 1)).toBeUndefined()

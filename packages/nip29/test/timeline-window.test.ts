@@ -91,6 +91,15 @@ describe('TimelineWindow.push', () => {
     expect(new TimelineWindow(0).capacity).toBe(50)
   })
 
+  it('clear empties it, so a refill starts fresh', () => {
+    const w = new TimelineWindow()
+    w.push(fake(1, bob))
+    w.clear()
+    expect([w.size, w.previousTag(alice)]).toEqual([0, undefined])
+    w.push(fake(1, bob))
+    expect(w.size).toBe(1)
+  })
+
   it('ignores values that are not events', () => {
     const w = new TimelineWindow()
     for (const junk of [
