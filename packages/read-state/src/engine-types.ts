@@ -1,0 +1,123 @@
+import type { EventTemplate, Filter, NostrEvent } from 'nostr-tools'
+import type { ParentResolver } from './frontier'
+
+/**
+ * A received kind 30078 event handed to the engine: the event as it came from a relay (its
+ * signature already verified by the caller, decision i) and the caller's decryption of its
+ * content with NIP-44 to self, or `null`/`undefined` when decryption failed (then the event is
+ * never merged and never counts as a conflict).
+ */
+export interface BlobInput {
+  readonly event: NostrEvent
+  readonly plaintext?: string | null
+}
+
+/** Why the engine moved to another slot or identity. */
+export type RotationReason =
+  /** Our coordinate holds another instance's `client_id` (the spec's conflict rule). */
+  | 'conflict'
+  /** Our coordinate holds a version more than 10 minutes ahead of the clock (decision e). */
+  | 'future'
+  /** Another installation writes with our `client_id` (clone or backup restore): new `client_id` and slot. */
+  | 'clone'
+  /** We had never published at our slot and found our newest own blob at another one: it is ours. */
+  | 'adopted'
+  /** `rotateClientId()` was called. */
+  | 'manual'
+
+/** What the engine asks its driver to do. Effects are returned by every input method, in order. */
+export type Effect =
+  /** Fetch every blob of the user within the horizon from the union of read and write relays, then call `loaded()`. */
+  | { readonly type: 'load'; readonly filter: Filter }
+  /** Keep a live subscription with this filter on the same relays; feed each event to `receive()`. */
+  | { readonly type: 'subscribe'; readonly filter: Filter }
+  /** Read-before-write: fetch our own coordinate from each write relay, then call `ownFetched(ref, blobs)`. */
+  | { readonly type: 'fetch-own'; readonly ref: number; readonly slotId: string; readonly filter: Filter }
+  /**
+   * Encrypt `plaintext` to self (NIP-44), sign `{kind, created_at, tags, content}` (see
+   * `publishTemplate`), publish it to the write relays, then call `published(ref, {id, ok})`.
+   */
+  | {
+      readonly type: 'publish'
+      readonly ref: number
+      readonly slotId: string
+      readonly kind: 30078
+      readonly createdAt: number
+      readonly tags: string[][]
+      readonly plaintext: string
+      readonly contexts: Readonly<Record<string, number>>
+    }
+  /** Sign and publish this NIP-09 request (kind 5, `a` + `k` tags) for our stale duplicates. No answer needed. */
+  | { readonly type: 'delete'; readonly slotIds: readonly string[]; readonly template: EventTemplate }
+  /** Call `tick()` at `at` (milliseconds, the engine's clock); `null` cancels. Replaces any earlier wake. */
+  | { readonly type: 'wake'; readonly at: number | null }
+  /** The slot (and for `clone`/`manual` the client id) changed. Informational; the new ids are in `persist` too. */
+  | {
+      readonly type: 'rotated'
+      readonly reason: RotationReason
+      readonly clientId: string
+      readonly slotId: string
+      readonly previousSlotId: string
+    }
+  /** These contexts advanced (a local mark or a merged blob); listeners may recompute unread state. */
+  | { readonly type: 'changed'; readonly contexts: readonly string[] }
+  /** Save this state (per pubkey) and pass it back as `state` on the next start. */
+  | { readonly type: 'persist'; readonly state: EngineState }
+
+/** The engine's persistent state, a plain JSON value. */
+export interface EngineState {
+  readonly v: 1
+  readonly clientId: string
+  readonly slotId: string
+  /** Everything known: local marks merged with every blob seen. Never lowered. */
+  readonly contexts: Readonly<Record<string, number>>
+  /** When each context last advanced (engine clock, ms); orders eviction. */
+  readonly advancedAt: Readonly<Record<string, number>>
+  /** A change is waiting to be published. */
+  readonly pending: boolean
+  /** The contexts of the newest version at our slot that we published or found there. */
+  readonly lastPublished?: {
+    readonly slotId: string
+    readonly createdAt: number
+    readonly contexts: Readonly<Record<string, number>>
+    /** Event id of that version, when known. */
+    readonly id?: string
+  }
+  /** Ids of events we signed (the newest 64): their echoes are ours, never a clone. */
+  readonly publishedIds: readonly string[]
+  /** Slots we left (conflict, clock lead, deleted duplicates): never written or adopted again. */
+  readonly retiredSlots: readonly string[]
+}
+
+/** Options of `new ReadStateEngine`. */
+export interface EngineOptions {
+  /** The user's pubkey (hex); events by any other author are ignored. */
+  pubkey: string
+  /** The clock in milliseconds (injected; the engine has none of its own). */
+  clock: () => number
+  /** Fresh random ids for `client_id` and slot ids (32 lowercase hex recommended, decision a). */
+  randomId: () => string
+  /** Persisted state from an earlier run; without it a new `client_id` and slot are generated. */
+  state?: EngineState
+  /** Plaintext budget in bytes (default 32,768, at most 40,960). */
+  budget?: number
+  /** Fetch horizon in seconds (default 7 days). */
+  horizonSeconds?: number
+  /** Trailing debounce in ms (default 5,000). */
+  debounceMs?: number
+  /** Longest wait under continuous activity in ms (default 30,000). */
+  maxWaitMs?: number
+  /** Parent channel of `thread:`/`msg:` keys (for dominance: eviction and the re-publish trigger). */
+  parentOf?: ParentResolver
+  /** Received content longer than this is discarded (default 65,536). */
+  maxContentLength?: number
+}
+
+/** What the engine is doing, for drivers that wait for a flush to finish. */
+export interface EngineStatus {
+  readonly loaded: boolean
+  readonly pending: boolean
+  readonly inFlight: 'fetch-own' | 'publish' | null
+  readonly nextWake: number | null
+  readonly publishes: number
+}

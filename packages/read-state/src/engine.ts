@@ -1,0 +1,686 @@
+import type { EventTemplate } from 'nostr-tools'
+import {
+  type Contexts,
+  emptyContexts,
+  isValidContextKey,
+  isValidTimestamp,
+  parseBlob,
+  serializeBlob,
+} from './blob'
+import { checkBudget, fitToBudget, isDominated } from './budget'
+import {
+  DEFAULT_DEBOUNCE_MS,
+  DEFAULT_HORIZON_SECONDS,
+  DEFAULT_MAX_CONTENT_LENGTH,
+  DEFAULT_MAX_WAIT_MS,
+  MAX_OWN_CLOCK_LEAD_SECONDS,
+  READ_STATE_KIND,
+} from './constants'
+import { createdAtFor } from './created-at'
+import type {
+  BlobInput,
+  Effect,
+  EngineOptions,
+  EngineState,
+  EngineStatus,
+  RotationReason,
+} from './engine-types'
+import {
+  deletionTemplate,
+  liveFilter,
+  loadFilter,
+  ownCoordinateFilter,
+  readSlot,
+  readStateTags,
+} from './envelope'
+import { InvalidContextError, InvalidOptionError, InvalidTimestampError } from './errors'
+import { effective as effectiveOf, type ParentResolver } from './frontier'
+import { sameContexts } from './merge'
+
+const MAX_REMEMBERED_IDS = 64
+const MAX_RETIRED_SLOTS = 256
+const MAX_RETRY_MS = 5 * 60_000
+
+/** The newest version seen at one slot (any client id). */
+interface Version {
+  id: string
+  createdAt: number
+  /** `undefined` when the content could not be decrypted or validated. */
+  clientId: string | undefined
+  contexts: Contexts | undefined
+}
+
+interface Cycle {
+  ref: number
+  phase: 'fetch-own' | 'publish'
+  slotId: string
+  /** `changeSeq` when the cycle started: later changes keep the engine pending. */
+  seq: number
+  createdAt?: number
+  contexts?: Record<string, number>
+}
+
+interface Parsed {
+  input: BlobInput
+  slotId: string
+  clientId: string
+  contexts: Contexts
+}
+
+/**
+ * NIP-RS sync as a deterministic sans-I/O state machine. Every input method returns the
+ * {@link Effect}s its driver must carry out (fetch, publish, delete, wake, persist, …); the engine
+ * never touches a socket, a timer, a clock or randomness of its own (both are injected).
+ *
+ * It owns: merging (never lowering a value), own-blob identification among duplicates (decision d)
+ * and their NIP-09 deletion, slot-conflict detection and rotation, clone detection and client-id
+ * rotation, the clock-skew rule (decision e), read-before-write before every publish, the live
+ * re-publish trigger and its suppression evaluated after eviction, the debounce (decision g) and
+ * the budget (decision h).
+ *
+ * @example
+ * const engine = new ReadStateEngine({ pubkey, clock: Date.now, randomId: () => bytesToHex(randomBytes(16)) })
+ * run(engine.start())                       // load + subscribe
+ * run(engine.markRead(groupKey, msg.created_at)) // → changed, persist, wake in 5 s
+ * // on wake: run(engine.tick()) → fetch-own; then run(engine.ownFetched(ref, blobs)) → publish; …
+ */
+export class ReadStateEngine {
+  readonly pubkey: string
+  private readonly clock: () => number
+  private readonly randomId: () => string
+  private readonly budget: number
+  private readonly horizonSeconds: number
+  private readonly debounceMs: number
+  private readonly maxWaitMs: number
+  private readonly maxContentLength: number
+  private parentOf: ParentResolver | undefined
+
+  private _clientId: string
+  private _slotId: string
+  private merged: Record<string, number>
+  private advancedAt: Record<string, number>
+  private lastPublished: EngineState['lastPublished']
+  private publishedIds: string[]
+  private publishedIdSet: Set<string>
+  private retired: Set<string>
+
+  private readonly versions = new Map<string, Version>()
+  private readonly slotMaxCreatedAt = new Map<string, number>()
+  private loadedOnce = false
+  private pending: boolean
+  private changeSeq = 0
+  private firstPendingAt: number | undefined
+  private lastChangeAt: number | undefined
+  private retryAt: number | undefined
+  private failures = 0
+  private cycle: Cycle | undefined
+  private nextRef = 1
+  private flushRequested = false
+  private emittedWake: number | null = null
+  private persistDirty = false
+  private publishCount = 0
+  private effects: Effect[] = []
+  private changedKeys = new Set<string>()
+
+  constructor(options: EngineOptions) {
+    if (!/^[0-9a-f]{64}$/.test(options.pubkey))
+      throw new InvalidOptionError('pubkey', 'must be 64 lowercase hex')
+    this.pubkey = options.pubkey
+    this.clock = options.clock
+    this.randomId = options.randomId
+    this.budget = checkBudget(options.budget)
+    this.horizonSeconds = options.horizonSeconds ?? DEFAULT_HORIZON_SECONDS
+    this.debounceMs = options.debounceMs ?? DEFAULT_DEBOUNCE_MS
+    this.maxWaitMs = options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS
+    this.maxContentLength = options.maxContentLength ?? DEFAULT_MAX_CONTENT_LENGTH
+    if (this.debounceMs < 0 || this.maxWaitMs < this.debounceMs)
+      throw new InvalidOptionError('maxWaitMs', 'debounce must be ≥ 0 and maxWait ≥ debounce')
+    this.parentOf = options.parentOf
+    const s = options.state
+    this._clientId = s?.clientId ?? this.randomId()
+    this._slotId = s?.slotId ?? this.randomId()
+    this.merged = Object.assign(emptyContexts(), s?.contexts)
+    this.advancedAt = Object.assign(emptyContexts(), s?.advancedAt)
+    this.lastPublished = s?.lastPublished?.slotId === this._slotId ? s.lastPublished : undefined
+    this.publishedIds = [...(s?.publishedIds ?? [])]
+    this.publishedIdSet = new Set(this.publishedIds)
+    this.retired = new Set(s?.retiredSlots ?? [])
+    this.pending = s?.pending ?? false
+    if (this.lastPublished) this.slotMaxCreatedAt.set(this._slotId, this.lastPublished.createdAt)
+    if (this.pending) {
+      const now = this.clock()
+      this.firstPendingAt = now
+      this.lastChangeAt = now
+    }
+    if (!s) this.persistDirty = true
+  }
+
+  /** This installation's `client_id` (inside the encrypted content only). */
+  get clientId(): string {
+    return this._clientId
+  }
+
+  /** This installation's slot id (`d` = `read-state:<slotId>`). */
+  get slotId(): string {
+    return this._slotId
+  }
+
+  /** Everything known (local marks merged with every valid blob). Read-only view. */
+  get contexts(): Contexts {
+    return this.merged
+  }
+
+  /**
+   * The effective frontier of a context (hierarchical rule), `undefined` when unknown (unread).
+   *
+   * @example
+   * engine.effective(`thread:${root}`) // max(thread value, channel value)
+   */
+  effective(ctx: string, parentOf: ParentResolver | undefined = this.parentOf): number | undefined {
+    return effectiveOf(ctx, this.merged, parentOf)
+  }
+
+  /** Replaces the parent resolver (e.g. once the event graph knows more thread roots). */
+  setParentResolver(parentOf: ParentResolver | undefined): void {
+    this.parentOf = parentOf
+  }
+
+  /** `true` for an event id this installation signed (a self-echo, safe to skip decrypting). */
+  isOwnEvent(id: string): boolean {
+    return this.publishedIdSet.has(id)
+  }
+
+  /** What the engine is doing. */
+  status(): EngineStatus {
+    return {
+      loaded: this.loadedOnce,
+      pending: this.pending,
+      inFlight: this.cycle?.phase ?? null,
+      nextWake: this.emittedWake,
+      publishes: this.publishCount,
+    }
+  }
+
+  /** The state to persist (also delivered through `persist` effects). */
+  snapshot(): EngineState {
+    return {
+      v: 1,
+      clientId: this._clientId,
+      slotId: this._slotId,
+      contexts: { ...this.merged },
+      advancedAt: { ...this.advancedAt },
+      pending: this.pending,
+      ...(this.lastPublished ? { lastPublished: this.lastPublished } : {}),
+      publishedIds: [...this.publishedIds],
+      retiredSlots: [...this.retired],
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Inputs
+
+  /**
+   * Starts syncing: asks for the initial load and the live subscription. Publishing waits until
+   * `loaded()` has been called once.
+   *
+   * @example
+   * engine.start() // [{ type: 'load', filter }, { type: 'subscribe', filter }, { type: 'persist', … }]
+   */
+  start(): Effect[] {
+    const nowSec = this.nowSeconds()
+    this.effects.push({ type: 'load', filter: loadFilter(this.pubkey, nowSec, this.horizonSeconds) })
+    this.effects.push({ type: 'subscribe', filter: liveFilter(this.pubkey) })
+    return this.finish()
+  }
+
+  /**
+   * Result of the initial load (events from every reachable relay, decrypted by the caller). Call
+   * it with what arrived, even `[]` when every relay failed: the engine proceeds with local state.
+   */
+  loaded(blobs: readonly BlobInput[]): Effect[] {
+    this.ingest(blobs)
+    this.loadedOnce = true
+    return this.finish()
+  }
+
+  /** One live event from the subscription (or a re-delivery after a reconnect). */
+  receive(blob: BlobInput): Effect[] {
+    this.ingest([blob])
+    return this.finish()
+  }
+
+  /**
+   * A local read action: the context is read up to `ts` (the `created_at` of the newest message
+   * read, not the wall clock). A value at or below the current one is a no-op. Throws
+   * {@link InvalidContextError} / {@link InvalidTimestampError} on bad input.
+   *
+   * @example
+   * engine.markRead("wss://relay.example'general", 1700000100)
+   */
+  markRead(ctx: string, ts: number): Effect[] {
+    if (!isValidContextKey(ctx)) throw new InvalidContextError(ctx)
+    if (!isValidTimestamp(ts)) throw new InvalidTimestampError(ts)
+    if (this.advance(ctx, ts)) this.markPending()
+    return this.finish()
+  }
+
+  /** Result of a `fetch-own` effect: every version of our coordinate the write relays returned. */
+  ownFetched(ref: number, blobs: readonly BlobInput[]): Effect[] {
+    const cycle = this.cycle
+    if (!cycle || cycle.ref !== ref || cycle.phase !== 'fetch-own') {
+      this.ingest(blobs)
+      return this.finish()
+    }
+    this.ingest(blobs)
+    if (cycle.slotId !== this._slotId) {
+      // A conflict or clone was found at our coordinate: never publish there, start over on the new slot.
+      this.cycle = undefined
+      this.startCycle()
+      return this.finish()
+    }
+    const nowSec = this.nowSeconds()
+    const maxAtSlot = this.slotMaxCreatedAt.get(this._slotId)
+    if (maxAtSlot !== undefined && maxAtSlot > nowSec + MAX_OWN_CLOCK_LEAD_SECONDS) {
+      this.rotateSlot('future')
+      this.cycle = undefined
+      this.startCycle()
+      return this.finish()
+    }
+    const candidate = this.candidate()
+    if (this.lastPublished?.slotId === this._slotId && sameContexts(candidate, this.lastPublished.contexts)) {
+      // Suppression: the relays already hold exactly this.
+      this.cycle = undefined
+      if (this.changeSeq === cycle.seq) this.clearPending()
+      this.flushRequested = false
+      return this.finish()
+    }
+    cycle.phase = 'publish'
+    cycle.createdAt = createdAtFor(nowSec, maxAtSlot === undefined ? [] : [maxAtSlot])
+    cycle.contexts = candidate
+    this.publishCount++
+    this.effects.push({
+      type: 'publish',
+      ref,
+      slotId: this._slotId,
+      kind: READ_STATE_KIND,
+      createdAt: cycle.createdAt,
+      tags: readStateTags(this._slotId),
+      plaintext: serializeBlob({ clientId: this._clientId, contexts: candidate }),
+      contexts: candidate,
+    })
+    return this.finish()
+  }
+
+  /**
+   * Result of a `publish` effect: `id` of the signed event (when it was signed) and whether at
+   * least one relay accepted it. A failure keeps the change pending and retries after a growing
+   * delay (never a tight loop).
+   */
+  published(ref: number, result: { id?: string; ok: boolean }): Effect[] {
+    const cycle = this.cycle
+    if (result.id) this.rememberId(result.id)
+    if (!cycle || cycle.ref !== ref || cycle.phase !== 'publish') return this.finish()
+    this.cycle = undefined
+    const now = this.clock()
+    if (cycle.createdAt !== undefined) {
+      const prev = this.slotMaxCreatedAt.get(cycle.slotId) ?? -1
+      if (cycle.createdAt > prev) this.slotMaxCreatedAt.set(cycle.slotId, cycle.createdAt)
+    }
+    if (result.ok && cycle.slotId === this._slotId && cycle.contexts && cycle.createdAt !== undefined) {
+      this.failures = 0
+      this.retryAt = undefined
+      this.lastPublished = {
+        slotId: cycle.slotId,
+        createdAt: cycle.createdAt,
+        contexts: cycle.contexts,
+        ...(result.id ? { id: result.id } : {}),
+      }
+      if (result.id) {
+        this.noteVersion(cycle.slotId, {
+          id: result.id,
+          createdAt: cycle.createdAt,
+          clientId: this._clientId,
+          contexts: cycle.contexts,
+        })
+      }
+      if (this.changeSeq === cycle.seq) this.clearPending()
+      else this.firstPendingAt = now
+      this.persistDirty = true
+    } else if (!result.ok) {
+      this.failures++
+      this.retryAt = now + Math.min(MAX_RETRY_MS, Math.max(this.debounceMs, 1000) * 2 ** this.failures)
+      this.flushRequested = false
+    }
+    if (this.flushRequested && this.pending) this.startCycle()
+    else this.flushRequested = false
+    return this.finish()
+  }
+
+  /** The timer asked for by the last `wake` effect fired (calling it early is harmless). */
+  tick(): Effect[] {
+    this.emittedWake = null
+    return this.finish()
+  }
+
+  /**
+   * Publish now if anything is pending (app close, page hide, dispose), skipping the debounce.
+   * A cycle already in flight finishes first, then the next one starts immediately.
+   */
+  flush(): Effect[] {
+    if (this.pending) {
+      if (this.cycle) this.flushRequested = true
+      else if (this.loadedOnce) this.startCycle()
+      else this.flushRequested = true
+    }
+    return this.finish()
+  }
+
+  /**
+   * Rotates `client_id` and slot (the spec's optional Client-ID Rotation). The old blob is
+   * orphaned and still merged until it ages out.
+   */
+  rotateClientId(): Effect[] {
+    this.rotateIdentity('manual')
+    return this.finish()
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Internals
+
+  private nowSeconds(): number {
+    return Math.floor(this.clock() / 1000)
+  }
+
+  private ingest(blobs: readonly BlobInput[]): void {
+    const foreign: Parsed[] = []
+    const own: Parsed[] = []
+    for (const input of blobs) {
+      const slot = readSlot(input.event, { pubkey: this.pubkey, maxContentLength: this.maxContentLength })
+      if (!slot.ok) continue
+      const { id, created_at } = input.event
+      const prevMax = this.slotMaxCreatedAt.get(slot.slotId)
+      if (prevMax === undefined || created_at > prevMax) this.slotMaxCreatedAt.set(slot.slotId, created_at)
+      if (typeof input.plaintext !== 'string') {
+        this.noteVersion(slot.slotId, { id, createdAt: created_at, clientId: undefined, contexts: undefined })
+        continue
+      }
+      const parsed = parseBlob(input.plaintext)
+      if (!parsed.ok) {
+        this.noteVersion(slot.slotId, { id, createdAt: created_at, clientId: undefined, contexts: undefined })
+        continue
+      }
+      const { clientId, contexts } = parsed.blob
+      this.noteVersion(slot.slotId, { id, createdAt: created_at, clientId, contexts })
+      const entry = { input, slotId: slot.slotId, clientId, contexts }
+      if (clientId === this._clientId) own.push(entry)
+      else foreign.push(entry)
+    }
+    const triggerKeys: Contexts[] = []
+    for (const f of foreign) {
+      if (f.slotId === this._slotId && !this.retired.has(f.slotId)) this.rotateSlot('conflict')
+      this.mergeIn(f.contexts)
+      triggerKeys.push(f.contexts)
+    }
+    own.sort((a, b) => a.input.event.created_at - b.input.event.created_at)
+    for (const o of own) {
+      if (o.clientId !== this._clientId) {
+        // our identity rotated during this batch: now another instance's blob
+        this.mergeIn(o.contexts)
+        triggerKeys.push(o.contexts)
+        continue
+      }
+      const { id, created_at } = o.input.event
+      if (
+        o.slotId === this._slotId &&
+        !this.publishedIdSet.has(id) &&
+        this.lastPublished?.slotId === this._slotId &&
+        this.lastPublished.id !== undefined &&
+        this.publishedIdSet.has(this.lastPublished.id) &&
+        created_at > this.lastPublished.createdAt &&
+        this.hasValueAbove(o.contexts)
+      ) {
+        // Another installation writes our coordinate with our client_id: a clone.
+        this.rotateIdentity('clone')
+        this.mergeIn(o.contexts)
+        triggerKeys.push(o.contexts)
+        continue
+      }
+      this.mergeIn(o.contexts)
+      if (
+        o.slotId === this._slotId &&
+        (!this.lastPublished ||
+          created_at > this.lastPublished.createdAt ||
+          (created_at === this.lastPublished.createdAt && this.publishedIdSet.has(id)))
+      ) {
+        if (!this.lastPublished || created_at > this.lastPublished.createdAt)
+          this.lastPublished = { slotId: this._slotId, createdAt: created_at, contexts: o.contexts, id }
+        this.persistDirty = true
+      }
+    }
+    if (own.length > 0) this.reconcileOwnSlots()
+    if (triggerKeys.length > 0 && this.shouldRepublish(triggerKeys)) this.markPending()
+  }
+
+  /** Decision d: among blobs with our client_id the highest created_at (then lowest id) is own. */
+  private reconcileOwnSlots(): void {
+    const own: [string, Version][] = []
+    for (const [slot, v] of this.versions) {
+      if (v.clientId === this._clientId && !this.retired.has(slot)) own.push([slot, v])
+    }
+    if (own.length === 0) return
+    own.sort(([, a], [, b]) => b.createdAt - a.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    const [winnerSlot, winner] = own[0]!
+    if (winnerSlot !== this._slotId) {
+      const usedHere = this.lastPublished?.slotId === this._slotId
+      if (usedHere) {
+        this.rotateIdentity('clone')
+        return
+      }
+      const previous = this._slotId
+      this._slotId = winnerSlot
+      this.lastPublished = {
+        slotId: winnerSlot,
+        createdAt: winner.createdAt,
+        contexts: winner.contexts ?? {},
+        id: winner.id,
+      }
+      this.persistDirty = true
+      this.effects.push({
+        type: 'rotated',
+        reason: 'adopted',
+        clientId: this._clientId,
+        slotId: winnerSlot,
+        previousSlotId: previous,
+      })
+    }
+    const stale = own.filter(([slot]) => slot !== this._slotId).map(([slot]) => slot)
+    if (stale.length === 0) return
+    let createdAt = this.nowSeconds()
+    for (const slot of stale) {
+      this.retire(slot)
+      createdAt = Math.max(createdAt, this.slotMaxCreatedAt.get(slot) ?? 0)
+    }
+    this.effects.push({
+      type: 'delete',
+      slotIds: stale,
+      template: deletionTemplate(this.pubkey, stale, createdAt),
+    })
+  }
+
+  /**
+   * The live trigger (spec rules 2–3), evaluated after eviction: an incoming entry triggers a
+   * re-publish only if it survives `fitToBudget`, is not dominated by its channel, and is newer
+   * than (or absent from) our last-published blob.
+   */
+  private shouldRepublish(incoming: Contexts[]): boolean {
+    const last = this.lastPublished?.slotId === this._slotId ? this.lastPublished.contexts : undefined
+    const candidate = this.candidate()
+    for (const map of incoming) {
+      for (const key of Object.keys(map)) {
+        const value = map[key]!
+        if (candidate[key] === undefined) continue
+        if (last && last[key] !== undefined && value <= last[key]!) continue
+        if (isDominated(key, this.merged, this.parentOf)) continue
+        return true
+      }
+    }
+    return false
+  }
+
+  private hasValueAbove(contexts: Contexts): boolean {
+    for (const key of Object.keys(contexts)) {
+      const cur = this.merged[key]
+      if (cur === undefined || contexts[key]! > cur) return true
+    }
+    return false
+  }
+
+  private mergeIn(contexts: Contexts): void {
+    for (const key of Object.keys(contexts)) this.advance(key, contexts[key]!)
+  }
+
+  private advance(key: string, value: number): boolean {
+    const cur = this.merged[key]
+    if (cur !== undefined && value <= cur) return false
+    this.merged[key] = value
+    this.advancedAt[key] = this.clock()
+    this.changedKeys.add(key)
+    this.persistDirty = true
+    return true
+  }
+
+  private candidate(): Record<string, number> {
+    return fitToBudget(this.merged, {
+      clientId: this._clientId,
+      budget: this.budget,
+      parentOf: this.parentOf,
+      advancedAt: this.advancedAt,
+      nowSeconds: this.nowSeconds(),
+      horizonSeconds: this.horizonSeconds,
+    }).contexts
+  }
+
+  private noteVersion(slot: string, v: Version): void {
+    const cur = this.versions.get(slot)
+    if (!cur || v.createdAt > cur.createdAt || (v.createdAt === cur.createdAt && v.id < cur.id)) {
+      this.versions.set(slot, v)
+    }
+  }
+
+  private markPending(): void {
+    const now = this.clock()
+    this.changeSeq++
+    if (!this.pending) {
+      this.pending = true
+      this.firstPendingAt = now
+      this.persistDirty = true
+    }
+    this.firstPendingAt ??= now
+    this.lastChangeAt = now
+  }
+
+  private clearPending(): void {
+    this.pending = false
+    this.firstPendingAt = undefined
+    this.lastChangeAt = undefined
+    this.persistDirty = true
+  }
+
+  private retire(slot: string): void {
+    this.retired.add(slot)
+    if (this.retired.size > MAX_RETIRED_SLOTS) {
+      const first = this.retired.values().next().value
+      if (first !== undefined) this.retired.delete(first)
+    }
+    this.persistDirty = true
+  }
+
+  private rotateSlot(reason: RotationReason): void {
+    const previous = this._slotId
+    this.retire(previous)
+    let next = this.randomId()
+    while (next === previous || this.retired.has(next)) next = this.randomId()
+    this._slotId = next
+    this.lastPublished = undefined
+    this.effects.push({
+      type: 'rotated',
+      reason,
+      clientId: this._clientId,
+      slotId: next,
+      previousSlotId: previous,
+    })
+    this.markPending()
+  }
+
+  private rotateIdentity(reason: RotationReason): void {
+    this._clientId = this.randomId()
+    this.rotateSlot(reason)
+  }
+
+  private rememberId(id: string): void {
+    if (this.publishedIdSet.has(id)) return
+    this.publishedIds.push(id)
+    this.publishedIdSet.add(id)
+    while (this.publishedIds.length > MAX_REMEMBERED_IDS)
+      this.publishedIdSet.delete(this.publishedIds.shift()!)
+    this.persistDirty = true
+  }
+
+  private startCycle(): void {
+    const ref = this.nextRef++
+    this.cycle = { ref, phase: 'fetch-own', slotId: this._slotId, seq: this.changeSeq }
+    this.flushRequested = false
+    this.effects.push({
+      type: 'fetch-own',
+      ref,
+      slotId: this._slotId,
+      filter: ownCoordinateFilter(this.pubkey, this._slotId),
+    })
+  }
+
+  private dueAt(): number | null {
+    if (!this.pending || this.cycle || !this.loadedOnce) return null
+    const last = this.lastChangeAt ?? this.clock()
+    const first = this.firstPendingAt ?? last
+    let due = Math.min(last + this.debounceMs, first + this.maxWaitMs)
+    if (this.retryAt !== undefined) due = Math.max(due, this.retryAt)
+    return due
+  }
+
+  /** Common tail of every input: start a due cycle, emit wake/changed/persist, return effects. */
+  private finish(): Effect[] {
+    if (this.flushRequested && this.pending && !this.cycle && this.loadedOnce) this.startCycle()
+    const due = this.dueAt()
+    if (due !== null && due <= this.clock()) this.startCycle()
+    const wake = this.dueAt()
+    if (wake !== this.emittedWake) {
+      this.emittedWake = wake
+      this.effects.push({ type: 'wake', at: wake })
+    }
+    if (this.changedKeys.size > 0) {
+      this.effects.push({ type: 'changed', contexts: [...this.changedKeys] })
+      this.changedKeys = new Set()
+    }
+    if (this.persistDirty) {
+      this.persistDirty = false
+      this.effects.push({ type: 'persist', state: this.snapshot() })
+    }
+    const out = this.effects
+    this.effects = []
+    return out
+  }
+}
+
+/**
+ * The event template of a `publish` effect once its plaintext is encrypted to self.
+ *
+ * @example
+ * const content = await signer.nip44.encrypt(pubkey, effect.plaintext)
+ * const event = await signer.signEvent(publishTemplate(effect, content))
+ */
+export function publishTemplate(
+  effect: Extract<Effect, { type: 'publish' }>,
+  content: string,
+): EventTemplate {
+  return { kind: effect.kind, created_at: effect.createdAt, tags: effect.tags.map((t) => [...t]), content }
+}
