@@ -1,0 +1,43 @@
+/**
+ * `npm start`: builds the client if needed, starts the relay on 127.0.0.1:7777 with its
+ * database under `.roost/` (demo groups on first run), serves the client from the same port,
+ * and prints the URL and the demo invite code. `PORT` and `ROOST_DATA` override.
+ */
+import { existsSync, mkdirSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { startRelay } from '@roost/relay'
+import { distDir, ensureBuilt, repoRoot } from './build'
+
+const port = Number(process.env.PORT ?? 7777)
+if (!Number.isInteger(port) || port < 0 || port > 65535) {
+  console.error(`PORT must be a port number, got ${process.env.PORT}`)
+  process.exit(1)
+}
+const dataDir = resolve(repoRoot, process.env.ROOST_DATA ?? '.roost')
+mkdirSync(dataDir, { recursive: true })
+const db = join(dataDir, 'relay.db')
+const firstRun = !existsSync(db)
+
+await ensureBuilt({ log: (l) => console.log(l) })
+
+// The relay keeps its signing key in the database, so a restart keeps its identity and groups.
+const relay = await startRelay({ port, host: '127.0.0.1', db, staticDir: distDir, demo: true })
+const httpUrl = relay.url.replace(/^ws/, 'http')
+console.log(`\nRoost is running: ${httpUrl}`)
+console.log(`  relay     ${relay.url}  (key ${relay.pubkey.slice(0, 12)}…)`)
+console.log(`  data      ${db}${firstRun ? '  (new: demo groups created)' : ''}`)
+if (relay.demo) {
+  console.log(`  groups    ${relay.demo.groups.map((g) => `${relay.url}'${g}`).join('  ')}`)
+  console.log(`  invite    ${relay.demo.invite}  (the invite code of the closed group ${relay.url}'design)`)
+}
+console.log('\nPress Ctrl+C to stop.')
+
+let closing = false
+async function shutdown() {
+  if (closing) return
+  closing = true
+  await relay.close()
+  process.exit(0)
+}
+process.on('SIGINT', shutdown)
+process.on('SIGTERM', shutdown)

@@ -1,0 +1,101 @@
+import { useEffect, useId, useState } from 'react'
+import { useApp, useAppSnapshot } from '../hooks'
+import type { Answer, BrowseEntry } from '../model/types'
+import { Avatar } from './Avatar'
+import { AnswerNotice } from './Dialog'
+
+/** A relay's public groups (`{"kinds":[39000]}`), each joinable in one click. */
+export function BrowseView(props: { onOpen: (key: string) => void }) {
+  const app = useApp()
+  const snap = useAppSnapshot()
+  const [relay, setRelay] = useState(snap.relays[0] ?? '')
+  const [entries, setEntries] = useState<BrowseEntry[]>()
+  const [error, setError] = useState<string>()
+  const [answers, setAnswers] = useState<Record<string, Answer>>({})
+  const [busy, setBusy] = useState<string>()
+  const id = useId()
+
+  useEffect(() => {
+    let live = true
+    setEntries(undefined)
+    setError(undefined)
+    app.browse(relay).then(
+      (list) => live && setEntries(list),
+      (e: unknown) => live && setError(e instanceof Error ? e.message : String(e)),
+    )
+    return () => {
+      live = false
+    }
+  }, [app, relay])
+
+  async function join(entry: BrowseEntry) {
+    setBusy(entry.id)
+    const answer = await app.join(`${entry.relay}'${entry.id}`)
+    setBusy(undefined)
+    setAnswers((a) => ({ ...a, [entry.id]: answer }))
+    if (answer.key && answer.ok) props.onOpen(answer.key)
+  }
+
+  return (
+    <section className="page" aria-labelledby={`${id}-title`}>
+      <div className="row">
+        <h2 id={`${id}-title`} style={{ flex: 1 }}>
+          Browse groups
+        </h2>
+        <label htmlFor={id} className="visually-hidden">
+          Relay
+        </label>
+        <select
+          id={id}
+          value={relay}
+          onChange={(e) => setRelay(e.target.value)}
+          style={{ padding: 8, borderRadius: 8 }}
+        >
+          {snap.relays.map((r) => (
+            <option key={r}>{r}</option>
+          ))}
+        </select>
+      </div>
+      {error ? (
+        <p className="notice error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      {!entries && !error ? <p className="hint">Asking the relay…</p> : null}
+      {entries && entries.length === 0 ? <p className="hint">This relay lists no public groups.</p> : null}
+      <ul className="cards" aria-label="Groups on this relay">
+        {entries?.map((g) => (
+          <li key={g.id} className="card">
+            <div className="title">
+              <Avatar name={g.name} seed={`${g.relay}'${g.id}`} picture={g.picture} size={36} square />
+              <span>{g.name}</span>
+            </div>
+            <div className="chips" style={{ marginLeft: 0 }}>
+              {g.closed ? <span className="chip">closed</span> : <span className="chip">open</span>}
+              {g.private ? <span className="chip">private</span> : null}
+            </div>
+            <p>{g.about || 'No description.'}</p>
+            <AnswerNotice answer={answers[g.id]} />
+            <div className="row end">
+              {g.joined ? (
+                <button type="button" className="btn" onClick={() => props.onOpen(`${g.relay}'${g.id}`)}>
+                  Open
+                </button>
+              ) : (
+                <button
+                  type="button"
+                  className="btn primary"
+                  onClick={() => join(g)}
+                  disabled={busy === g.id}
+                  aria-label={`Join ${g.name}`}
+                >
+                  {busy === g.id ? 'Joining…' : g.closed ? 'Request to join' : 'Join'}
+                </button>
+              )}
+            </div>
+          </li>
+        ))}
+      </ul>
+    </section>
+  )
+}

@@ -1,0 +1,114 @@
+import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react'
+import type { Answer, MessageItem } from '../model/types'
+import { useDisplayName } from './Name'
+
+function ReplyingTo(props: { message: MessageItem; onCancel: () => void }) {
+  const name = useDisplayName(props.message.pubkey)
+  return (
+    <div className="replying">
+      <span>
+        Replying to <strong>{name}</strong>: {props.message.content.slice(0, 80)}
+      </span>
+      <button type="button" className="icon-btn" aria-label="Cancel reply" onClick={props.onCancel}>
+        ✕
+      </button>
+    </div>
+  )
+}
+
+/**
+ * The message box. Enter sends, Shift+Enter adds a line. When the relay refuses, its message
+ * is shown and the draft stays; when sending is impossible (not a member, kind not supported)
+ * the box is disabled with the reason.
+ */
+export function Composer(props: {
+  label: string
+  placeholder: string
+  canSend: { ok: true } | { ok: false; reason: string }
+  onSend: (text: string) => Promise<Answer>
+  replyTo?: MessageItem
+  onCancelReply?: () => void
+  autoFocus?: boolean
+}) {
+  const [draft, setDraft] = useState('')
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<string>()
+  const id = useId()
+  const ref = useRef<HTMLTextAreaElement>(null)
+  const disabled = !props.canSend.ok
+
+  useEffect(() => {
+    if (props.replyTo || props.autoFocus) ref.current?.focus()
+  }, [props.replyTo, props.autoFocus])
+
+  async function send() {
+    const text = draft.trim()
+    if (!text || busy || disabled) return
+    setBusy(true)
+    setError(undefined)
+    const answer = await props
+      .onSend(text)
+      .catch((e: unknown): Answer => ({ ok: false, message: e instanceof Error ? e.message : String(e) }))
+    setBusy(false)
+    if (answer.ok) {
+      setDraft('')
+      ref.current?.focus()
+    } else setError(answer.message || 'The relay refused the message.')
+  }
+
+  function onKey(e: KeyboardEvent<HTMLTextAreaElement>) {
+    if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+      e.preventDefault()
+      void send()
+    }
+    if (e.key === 'Escape' && props.replyTo) props.onCancelReply?.()
+  }
+
+  return (
+    <div className="composer">
+      {props.replyTo && props.onCancelReply ? (
+        <ReplyingTo message={props.replyTo} onCancel={props.onCancelReply} />
+      ) : null}
+      {!props.canSend.ok ? (
+        <p className="disabled-reason" id={`${id}-reason`}>
+          {props.canSend.reason}
+        </p>
+      ) : null}
+      {error ? (
+        <p className="notice error" role="alert" data-testid="send-error">
+          {error}
+        </p>
+      ) : null}
+      <form
+        onSubmit={(e) => {
+          e.preventDefault()
+          void send()
+        }}
+      >
+        <label htmlFor={id} className="visually-hidden">
+          {props.label}
+        </label>
+        <textarea
+          id={id}
+          ref={ref}
+          rows={1}
+          value={draft}
+          placeholder={props.placeholder}
+          disabled={disabled}
+          aria-describedby={!props.canSend.ok ? `${id}-reason` : undefined}
+          aria-invalid={error ? true : undefined}
+          onChange={(e) => {
+            setDraft(e.target.value)
+            const el = e.target
+            el.style.height = 'auto'
+            el.style.height = `${Math.min(el.scrollHeight, 200)}px`
+          }}
+          onKeyDown={onKey}
+        />
+        <button type="submit" className="btn primary" disabled={disabled || busy || !draft.trim()}>
+          {busy ? 'Sending…' : 'Send'}
+        </button>
+      </form>
+    </div>
+  )
+}

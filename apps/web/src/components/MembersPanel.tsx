@@ -1,0 +1,90 @@
+import { useState } from 'react'
+import type { GroupHandle } from '../model/api'
+import type { Answer, GroupDetail, Member } from '../model/types'
+import { AnswerNotice } from './Dialog'
+import { PersonAvatar, PersonName } from './Name'
+
+function MemberRow(props: {
+  member: Member
+  canRemove: boolean
+  onRemove: (m: Member) => void
+  me: boolean
+}) {
+  const m = props.member
+  return (
+    <li>
+      <PersonAvatar pubkey={m.pubkey} size={28} />
+      <span className="mname">
+        <PersonName pubkey={m.pubkey} />
+        {props.me ? ' (you)' : ''}
+        {m.roles.map((r) => (
+          <span key={r} className="role">
+            {r}
+          </span>
+        ))}
+      </span>
+      {props.canRemove && !props.me ? (
+        <button type="button" className="btn small danger" onClick={() => props.onRemove(m)}>
+          Remove
+        </button>
+      ) : null}
+    </li>
+  )
+}
+
+/** Admins (39001) with their roles and members (39002); admins may remove members (9001). */
+export function MembersPanel(props: {
+  handle: GroupHandle
+  detail: GroupDetail
+  me: string
+  onClose: () => void
+}) {
+  const d = props.detail
+  const [answer, setAnswer] = useState<Answer>()
+  const admins = d.members.filter((m) => m.admin)
+  const members = d.members.filter((m) => !m.admin)
+  const canRemove = d.me?.admin === true
+  async function remove(m: Member) {
+    setAnswer(undefined)
+    setAnswer(await props.handle.removeMember(m.pubkey))
+  }
+  return (
+    <aside className="side" aria-labelledby="members-title">
+      <div className="side-head">
+        <h2 id="members-title">People</h2>
+        <button type="button" className="icon-btn" aria-label="Close people" onClick={props.onClose}>
+          ✕
+        </button>
+      </div>
+      <div className="side-body">
+        <div style={{ padding: '0 16px' }}>
+          <AnswerNotice answer={answer} okText="Member removed." />
+        </div>
+        <h3>Admins · {admins.length}</h3>
+        <ul className="member-list" aria-label="Admins">
+          {admins.map((m) => (
+            <MemberRow
+              key={m.pubkey}
+              member={m}
+              canRemove={false}
+              onRemove={remove}
+              me={m.pubkey === props.me}
+            />
+          ))}
+        </ul>
+        <h3>Members · {d.membersKnown ? members.length : 'not published'}</h3>
+        <ul className="member-list" aria-label="Members">
+          {members.map((m) => (
+            <MemberRow
+              key={m.pubkey}
+              member={m}
+              canRemove={canRemove}
+              onRemove={remove}
+              me={m.pubkey === props.me}
+            />
+          ))}
+        </ul>
+      </div>
+    </aside>
+  )
+}

@@ -1,0 +1,135 @@
+import { memo } from 'react'
+import { formatFull, formatTime } from '../lib/format'
+import type { MessageItem } from '../model/types'
+import { PersonAvatar, PersonName, useDisplayName } from './Name'
+import { RichText } from './RichText'
+
+export const QUICK_REACTIONS = ['👍', '❤️', '😂', '🎉'] as const
+
+export interface MessageActions {
+  onReply?: (m: MessageItem) => void
+  onReact?: (m: MessageItem, emoji: string) => void
+  onOpenThread?: (m: MessageItem) => void
+  onDelete?: (m: MessageItem) => void
+  onQuoteClick?: (id: string) => void
+}
+
+function Quote(props: { quoted?: MessageItem; id: string; onClick?: (id: string) => void }) {
+  const name = useDisplayName(props.quoted?.pubkey ?? '')
+  const text = props.quoted ? props.quoted.content : 'a message not loaded yet'
+  return (
+    <button
+      type="button"
+      className="quote"
+      onClick={() => props.onClick?.(props.id)}
+      aria-label={`In reply to ${props.quoted ? name : 'a message'}: ${text.slice(0, 80)}`}
+    >
+      ↩ {props.quoted ? <strong>{name}</strong> : null} {text.slice(0, 140)}
+    </button>
+  )
+}
+
+/** One timeline entry: kind 9 chat, kind 1 note or kind 11 thread root, with its reactions. */
+export const MessageRow = memo(function MessageRow(props: {
+  message: MessageItem
+  quoted?: MessageItem
+  compact?: boolean
+  actions: MessageActions
+  inThread?: boolean
+}) {
+  const m = props.message
+  const a = props.actions
+  const compact = props.compact && !m.replyTo && m.kind !== 11
+  return (
+    <article
+      className={m.pending ? 'msg pending' : 'msg'}
+      data-id={m.id}
+      data-kind={m.kind}
+      aria-label={m.kind === 11 ? `Thread: ${m.title ?? ''}` : undefined}
+      style={compact ? { paddingTop: 0 } : { paddingTop: 8 }}
+    >
+      <div>{compact ? null : <PersonAvatar pubkey={m.pubkey} />}</div>
+      <div style={{ minWidth: 0 }}>
+        {compact ? null : (
+          <div className="meta">
+            <PersonName pubkey={m.pubkey} className="author" />
+            <time dateTime={new Date(m.createdAt * 1000).toISOString()} title={formatFull(m.createdAt)}>
+              {formatTime(m.createdAt)}
+            </time>
+            {m.kind === 1 ? <span className="kind-tag">note</span> : null}
+            {m.kind === 11 ? <span className="kind-tag">thread</span> : null}
+            {m.pending ? <span className="kind-tag">sending…</span> : null}
+          </div>
+        )}
+        {m.replyTo ? <Quote quoted={props.quoted} id={m.replyTo} onClick={a.onQuoteClick} /> : null}
+        {m.kind === 11 && m.title ? <div className="thread-title">{m.title}</div> : null}
+        <div className="body">
+          <RichText text={m.content} />
+        </div>
+        {m.reactions.length > 0 ? (
+          <div className="reactions">
+            {m.reactions.map((r) => (
+              <button
+                key={r.emoji}
+                type="button"
+                className="reaction"
+                aria-pressed={r.mine}
+                aria-label={`${r.emoji} ${r.count}${r.mine ? ', including you' : ''}`}
+                onClick={() => (r.mine ? undefined : a.onReact?.(m, r.emoji))}
+              >
+                {r.emoji} {r.count}
+              </button>
+            ))}
+          </div>
+        ) : null}
+        {m.kind === 11 && !props.inThread ? (
+          <div className="thread-link">
+            <button type="button" className="btn small" onClick={() => a.onOpenThread?.(m)}>
+              {m.replies ? `${m.replies} ${m.replies === 1 ? 'reply' : 'replies'}` : 'Reply in thread'} →
+            </button>
+          </div>
+        ) : null}
+      </div>
+      {m.pending ? null : (
+        <div className="msg-actions" role="toolbar" aria-label="Message actions">
+          {QUICK_REACTIONS.slice(0, 2).map((emoji) => (
+            <button
+              key={emoji}
+              type="button"
+              className="icon-btn"
+              aria-label={`React ${emoji}`}
+              onClick={() => a.onReact?.(m, emoji)}
+            >
+              {emoji}
+            </button>
+          ))}
+          {a.onReply ? (
+            <button type="button" className="icon-btn" aria-label="Reply" onClick={() => a.onReply?.(m)}>
+              ↩
+            </button>
+          ) : null}
+          {m.kind === 11 && a.onOpenThread && !props.inThread ? (
+            <button
+              type="button"
+              className="icon-btn"
+              aria-label="Open thread"
+              onClick={() => a.onOpenThread?.(m)}
+            >
+              💬
+            </button>
+          ) : null}
+          {a.onDelete ? (
+            <button
+              type="button"
+              className="icon-btn"
+              aria-label="Delete message"
+              onClick={() => a.onDelete?.(m)}
+            >
+              🗑
+            </button>
+          ) : null}
+        </div>
+      )}
+    </article>
+  )
+})

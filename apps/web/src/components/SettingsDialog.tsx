@@ -1,0 +1,153 @@
+import { nip19 } from 'nostr-tools'
+import { type FormEvent, useId, useState } from 'react'
+import { useApp, useAppSnapshot, useProfile } from '../hooks'
+import type { Answer } from '../model/types'
+import { AnswerNotice, Dialog } from './Dialog'
+
+/** Account (npub, nsec export, profile name), relays, read-state and notification settings. */
+export function SettingsDialog(props: { onClose: () => void }) {
+  const app = useApp()
+  const snap = useAppSnapshot()
+  const profile = useProfile(snap.session.pubkey)
+  const [name, setName] = useState(profile?.name ?? '')
+  const [nameAnswer, setNameAnswer] = useState<Answer>()
+  const [relay, setRelay] = useState('')
+  const [relayAnswer, setRelayAnswer] = useState<Answer>()
+  const [showNsec, setShowNsec] = useState(false)
+  const [permission, setPermission] = useState(() =>
+    typeof Notification === 'undefined' ? 'unsupported' : Notification.permission,
+  )
+  const ids = { name: useId(), relay: useId() }
+  const npub = nip19.npubEncode(snap.session.pubkey)
+
+  async function saveName(e: FormEvent) {
+    e.preventDefault()
+    setNameAnswer(await app.setProfile({ ...profile, name: name.trim() }))
+  }
+  function addRelay(e: FormEvent) {
+    e.preventDefault()
+    const answer = app.addRelay(relay.trim())
+    setRelayAnswer(answer)
+    if (answer.ok) setRelay('')
+  }
+  async function toggleNotifications(on: boolean) {
+    if (on && typeof Notification !== 'undefined' && Notification.permission === 'default') {
+      setPermission(await Notification.requestPermission())
+    }
+    app.setSettings({ notifications: on })
+  }
+
+  return (
+    <Dialog title="Settings" onClose={props.onClose} wide>
+      <section aria-labelledby="acct">
+        <h3 id="acct">Account</h3>
+        <p className="mono">{npub}</p>
+        <p className="hint">
+          Signed in with{' '}
+          {snap.session.method === 'local'
+            ? 'a key kept in this browser'
+            : snap.session.method === 'nip07'
+              ? 'a browser extension'
+              : 'a remote signer'}
+          .
+        </p>
+        {snap.session.nsec ? (
+          <div className="row" style={{ marginBottom: 8 }}>
+            <button
+              type="button"
+              className="btn small"
+              onClick={() => setShowNsec((v) => !v)}
+              aria-expanded={showNsec}
+            >
+              {showNsec ? 'Hide secret key' : 'Export secret key (nsec)'}
+            </button>
+          </div>
+        ) : null}
+        {showNsec && snap.session.nsec ? <p className="notice warn mono">{snap.session.nsec}</p> : null}
+        <form onSubmit={saveName} className="row" style={{ padding: 0, alignItems: 'flex-end' }}>
+          <div className="field" style={{ flex: 1, marginBottom: 0 }}>
+            <label htmlFor={ids.name}>Display name</label>
+            <input id={ids.name} type="text" value={name} onChange={(e) => setName(e.target.value)} />
+          </div>
+          <button type="submit" className="btn">
+            Save name
+          </button>
+        </form>
+        <AnswerNotice answer={nameAnswer} okText="Profile published." />
+      </section>
+      <section aria-labelledby="relays">
+        <h3 id="relays">Relays</h3>
+        <ul className="member-list">
+          {snap.relays.map((r) => (
+            <li key={r}>
+              <span className="mname mono">{r}</span>
+              <span className="hint">{snap.auth[r] === 'authenticated' ? 'authenticated' : ''}</span>
+              {snap.relays.length > 1 ? (
+                <button
+                  type="button"
+                  className="btn small"
+                  onClick={() => app.removeRelay(r)}
+                  aria-label={`Remove ${r}`}
+                >
+                  Remove
+                </button>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+        <form onSubmit={addRelay} className="row" style={{ padding: 0, alignItems: 'flex-end' }}>
+          <div className="field" style={{ flex: 1, marginBottom: 0 }}>
+            <label htmlFor={ids.relay}>Add a relay</label>
+            <input
+              id={ids.relay}
+              type="text"
+              placeholder="wss://relay.example.com"
+              value={relay}
+              onChange={(e) => setRelay(e.target.value)}
+            />
+          </div>
+          <button type="submit" className="btn" disabled={!relay.trim()}>
+            Add
+          </button>
+        </form>
+        {relayAnswer && !relayAnswer.ok ? <AnswerNotice answer={relayAnswer} /> : null}
+      </section>
+      <section aria-labelledby="privacy">
+        <h3 id="privacy">Read state and notifications</h3>
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={snap.settings.readStateLocalOnly}
+            onChange={(e) => app.setSettings({ readStateLocalOnly: e.target.checked })}
+          />
+          <span>
+            Keep read state on this device only
+            <br />
+            <span className="hint">
+              Otherwise it syncs, encrypted to yourself, so your other devices clear badges too.
+            </span>
+          </span>
+        </label>
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={snap.settings.notifications && permission === 'granted'}
+            disabled={permission === 'unsupported' || permission === 'denied'}
+            onChange={(e) => void toggleNotifications(e.target.checked)}
+          />
+          <span>
+            Desktop notifications for new messages while this tab is hidden
+            {permission === 'denied' ? (
+              <span className="hint"> (blocked in the browser settings)</span>
+            ) : null}
+          </span>
+        </label>
+      </section>
+      <div className="row end" style={{ marginTop: 16 }}>
+        <button type="button" className="btn danger" onClick={() => void app.signOut()}>
+          Sign out
+        </button>
+      </div>
+    </Dialog>
+  )
+}

@@ -1,0 +1,115 @@
+import { useAppSnapshot } from '../hooks'
+import type { Access, GroupSummary } from '../model/types'
+import { Avatar } from './Avatar'
+import { PersonAvatar, PersonName } from './Name'
+
+/** How a group's access state reads in the sidebar, or undefined for a plain member. */
+export function accessLabel(access: Access): string | undefined {
+  switch (access.status) {
+    case 'member':
+      return undefined
+    case 'pending':
+      return 'Join request pending'
+    case 'refused':
+      return `Refused: ${access.reason}`
+    case 'removed':
+      return 'Not a member'
+    default:
+      return 'Not joined'
+  }
+}
+
+function GroupRow(props: { group: GroupSummary; current: boolean; onOpen: () => void }) {
+  const g = props.group
+  const label = accessLabel(g.access)
+  const unreadText = g.unread > 0 ? `, ${g.unread} unread` : ''
+  const threadText = g.threadUnread ? ', new thread replies' : ''
+  return (
+    <li>
+      <button
+        type="button"
+        className={g.unread > 0 ? 'group-item unread' : 'group-item'}
+        aria-current={props.current ? 'page' : undefined}
+        aria-label={`${g.name}${unreadText}${threadText}${label ? `, ${label}` : ''}`}
+        data-group={g.key}
+        onClick={props.onOpen}
+      >
+        <Avatar name={g.name} seed={g.key} picture={g.picture} size={32} square />
+        <span className="gname">
+          <span>{g.name}</span>
+          {label ? <span className={`access ${g.access.status}`}>{label}</span> : null}
+        </span>
+        {g.threadUnread ? <span className="thread-dot" title="New thread replies" /> : null}
+        {g.unread > 0 ? (
+          <span className="badge" data-testid="unread-badge">
+            {g.unread > 99 ? '99+' : g.unread}
+          </span>
+        ) : null}
+      </button>
+    </li>
+  )
+}
+
+export function Sidebar(props: {
+  currentKey?: string
+  onOpen: (key: string) => void
+  onJoin: () => void
+  onBrowse: () => void
+  onCreate: () => void
+  onSettings: () => void
+}) {
+  const snap = useAppSnapshot()
+  return (
+    <aside className="sidebar" aria-label="Groups">
+      <div className="sidebar-head">
+        <h1>
+          <img src="/favicon.svg" alt="" /> Roost
+        </h1>
+      </div>
+      <nav aria-labelledby="groups-title">
+        <h2 className="section-title" id="groups-title">
+          Groups
+        </h2>
+        {snap.groups.length === 0 ? (
+          <p style={{ padding: '4px 10px', color: 'var(--sidebar-muted)', fontSize: 14 }}>
+            No groups yet. Browse the relay or join with a link.
+          </p>
+        ) : (
+          <ul className="group-list">
+            {snap.groups.map((g) => (
+              <GroupRow
+                key={g.key}
+                group={g}
+                current={g.key === props.currentKey}
+                onOpen={() => props.onOpen(g.key)}
+              />
+            ))}
+          </ul>
+        )}
+      </nav>
+      <div className="sidebar-actions">
+        <button type="button" className="btn" onClick={props.onJoin}>
+          ＋ Join a group
+        </button>
+        <button type="button" className="btn" onClick={props.onBrowse}>
+          ⌕ Browse groups
+        </button>
+        <button type="button" className="btn" onClick={props.onCreate}>
+          ✎ Create a group
+        </button>
+      </div>
+      <div className="me">
+        <PersonAvatar pubkey={snap.session.pubkey} size={28} />
+        <PersonName pubkey={snap.session.pubkey} className="who" />
+        <button
+          type="button"
+          className="icon-btn"
+          aria-label="Settings and account"
+          onClick={props.onSettings}
+        >
+          ⚙
+        </button>
+      </div>
+    </aside>
+  )
+}

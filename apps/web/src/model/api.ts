@@ -1,0 +1,82 @@
+import type {
+  Answer,
+  BrowseEntry,
+  GroupDetail,
+  GroupSummary,
+  MessageItem,
+  Profile,
+  SessionInfo,
+  Settings,
+  ThreadDetail,
+} from './types'
+
+/** Everything the app shell shows outside a single group. */
+export interface AppSnapshot {
+  session: SessionInfo
+  groups: GroupSummary[]
+  totalUnread: number
+  relays: string[]
+  settings: Settings
+  /** NIP-42 state per relay ('none' | 'challenged' | 'authenticating' | 'authenticated' | 'failed'). */
+  auth: Record<string, string>
+}
+
+export interface JoinAnswer extends Answer {
+  key?: string
+}
+
+export interface InviteAnswer extends Answer {
+  code?: string
+  link?: string
+}
+
+/** One open group: a snapshot to render and the actions on it. */
+export interface GroupHandle {
+  readonly key: string
+  subscribe(fn: () => void): () => void
+  snapshot(): GroupDetail
+  thread(rootId: string): ThreadDetail | undefined
+  message(id: string): MessageItem | undefined
+  send(text: string, replyTo?: string): Promise<Answer>
+  react(target: MessageItem, emoji: string): Promise<Answer>
+  startThread(title: string, content: string): Promise<Answer>
+  reply(rootId: string, parentId: string, text: string): Promise<Answer>
+  loadOlder(): Promise<void>
+  /** Marks the channel read up to `createdAt` (the newest row seen). */
+  markRead(createdAt: number): void
+  markThreadRead(rootId: string, createdAt: number): void
+  retryJoin(code?: string): Promise<Answer>
+  editMetadata(fields: {
+    name?: string
+    about?: string
+    picture?: string
+    private?: boolean
+    closed?: boolean
+  }): Promise<Answer>
+  createInvite(): Promise<InviteAnswer>
+  removeMember(pubkey: string): Promise<Answer>
+  deleteMessage(id: string): Promise<Answer>
+}
+
+/** The signed-in application: groups, profiles, settings. UI code talks only to this. */
+export interface AppApi {
+  subscribe(fn: () => void): () => void
+  snapshot(): AppSnapshot
+  group(key: string): GroupHandle | undefined
+  profile(pubkey: string): Profile | undefined
+  /** Bumps when any profile changes, for components that show names. */
+  profilesVersion(): number
+  join(input: string): Promise<JoinAnswer>
+  leave(key: string): Promise<Answer>
+  browse(relay: string): Promise<BrowseEntry[]>
+  createGroup(
+    relay: string,
+    fields: { name: string; about?: string; private: boolean; closed: boolean },
+  ): Promise<JoinAnswer>
+  setProfile(profile: Profile): Promise<Answer>
+  setSettings(settings: Partial<Settings>): void
+  addRelay(url: string): Answer
+  removeRelay(url: string): void
+  signOut(): Promise<void>
+  close(): Promise<void>
+}

@@ -1,0 +1,303 @@
+/**
+ * One @roost/client `Group` as the UI sees it: its snapshot mapped to `GroupDetail` (memoized,
+ * so unchanged rows keep their objects and React skips them) and its actions returning the
+ * relay's answer instead of throwing.
+ */
+import type { Group, GroupSnapshot, Message } from '@roost/client'
+import { threadContext } from '@roost/read-state'
+import type { GroupHandle, InviteAnswer } from './api'
+import type { ReadMarks } from './local-read-state'
+import type { Answer, GroupDetail, GroupSummary, Member, MessageItem, ThreadDetail } from './types'
+
+/** Any failure as the text to show: the relay's own words when it said something. */
+export function toAnswer(err: unknown): Answer {
+  if (err && typeof err === 'object') {
+    const e = err as { relayMessage?: unknown; message?: unknown }
+    if (typeof e.relayMessage === 'string' && e.relayMessage) return { ok: false, message: e.relayMessage }
+    if (typeof e.message === 'string' && e.message) return { ok: false, message: e.message }
+  }
+  return { ok: false, message: String(err) }
+}
+
+async function answer(run: () => Promise<unknown>, okMessage = ''): Promise<Answer> {
+  try {
+    await run()
+    return { ok: true, message: okMessage }
+  } catch (err) {
+    return toAnswer(err)
+  }
+}
+
+const CAN_SEND_TEXT: Record<string, string> = {
+  'not-member': 'Only members can write here. Join the group first.',
+  pending: 'Your join request is waiting for approval.',
+  removed: 'You are no longer a member of this group.',
+  'no-signer': 'Sign in to write.',
+}
+
+export class GroupAdapter implements GroupHandle {
+  private readonly items = new WeakMap<Message, MessageItem>()
+  private last:
+    | { snap: GroupSnapshot; frontier: number; threadMarks: number; detail: GroupDetail }
+    | undefined
+  private loadingOlder = false
+  private lastInvite: string | undefined
+  private readonly listeners = new Set<() => void>()
+  private marksVersion = 0
+  private readonly unsubscribe: Array<() => void> = []
+
+  constructor(
+    readonly group: Group,
+    private readonly me: string,
+    private readonly marks: () => ReadMarks,
+    private readonly join: (code?: string) => Promise<Answer>,
+  ) {
+    this.unsubscribe.push(
+      group.subscribe((e) => {
+        if (e.type === 'updated' || e.type === 'refused' || e.type === 'eose') this.emit()
+      }),
+    )
+  }
+
+  get key(): string {
+    return this.group.key.toString()
+  }
+
+  /** Read marks moved (this device or another): recompute unread and thread dots. */
+  marksChanged(): void {
+    this.marksVersion++
+    this.emit()
+  }
+
+  private emit(): void {
+    for (const l of this.listeners) l()
+  }
+
+  subscribe = (fn: () => void): (() => void) => {
+    this.listeners.add(fn)
+    return () => this.listeners.delete(fn)
+  }
+
+  private item(m: Message): MessageItem {
+    let it = this.items.get(m)
+    if (!it) {
+      it = {
+        id: m.id,
+        pubkey: m.pubkey,
+        kind: m.kind,
+        content: m.content,
+        createdAt: m.createdAt,
+        replyTo: m.replyTo[0],
+        title: m.thread?.title,
+        replies: m.thread?.comments,
+        reactions: m.reactions.map((r) => ({ emoji: r.emoji, count: r.count, mine: r.mine })),
+      }
+      this.items.set(m, it)
+    }
+    return it
+  }
+
+  private threadUnread(snap: GroupSnapshot): boolean {
+    const marks = this.marks()
+    const channel = marks.frontier(this.key)
+    for (const t of snap.threads) {
+      const last = t.comments[t.comments.length - 1]
+      if (!last || last.pubkey === this.me) continue
+      const seen = marks.frontier(threadContext(t.root.id))
+      if (last.createdAt > seen && last.createdAt > channel) return true
+    }
+    return false
+  }
+
+  summary(): GroupSummary {
+    const d = this.snapshot()
+    return {
+      key: d.key,
+      id: d.id,
+      relay: d.relay,
+      name: d.name,
+      picture: d.picture,
+      unread: d.unread,
+      threadUnread: d.threadUnread,
+      access: d.access,
+    }
+  }
+
+  snapshot = (): GroupDetail => {
+    const snap = this.group.snapshot()
+    const frontier = this.marks().frontier(this.key)
+    if (
+      this.last &&
+      this.last.snap === snap &&
+      this.last.frontier === frontier &&
+      this.last.threadMarks === this.marksVersion
+    )
+      return this.last.detail
+    const meta = snap.metadata
+    const adminEntries = snap.admins?.entries ?? []
+    const admins = new Set(adminEntries.map((a) => a.pubkey))
+    const members: Member[] = [
+      ...adminEntries.map((a) => ({
+        pubkey: a.pubkey,
+        roles: [...a.roles],
+        admin: this.group.isAdmin(a.pubkey),
+      })),
+      ...(snap.members?.entries ?? [])
+        .filter((m) => !admins.has(m.pubkey))
+        .map((m) => ({ pubkey: m.pubkey, roles: [...m.roles], admin: false })),
+    ]
+    const myAdmin = adminEntries.find((a) => a.pubkey === this.me)
+    const canSend: GroupDetail['canSend'] = snap.canSend.ok
+      ? { ok: true }
+      : {
+          ok: false,
+          reason:
+            snap.canSend.reason === 'refused'
+              ? `The relay refused your join request: ${snap.canSend.detail}`
+              : snap.canSend.reason === 'unsupported-kind'
+                ? `This group does not take chat messages (${snap.canSend.detail}).`
+                : (CAN_SEND_TEXT[snap.canSend.reason] ?? snap.canSend.detail),
+        }
+    const detail: GroupDetail = {
+      key: snap.key,
+      id: snap.id,
+      relay: snap.relay,
+      name: meta?.name?.trim() || snap.id,
+      picture: meta?.picture,
+      about: meta?.about,
+      unread: snap.unread,
+      threadUnread: this.threadUnread(snap),
+      access: snap.membership,
+      flags: {
+        private: meta?.private ?? false,
+        restricted: meta?.restricted ?? false,
+        hidden: meta?.hidden ?? false,
+        closed: meta?.closed ?? false,
+      },
+      members,
+      membersKnown: snap.members !== undefined,
+      me: myAdmin
+        ? { admin: this.group.isAdmin(this.me), roles: [...myAdmin.roles] }
+        : { admin: false, roles: [] },
+      canSend,
+      messages: snap.messages.map((m) => this.item(m)),
+      frontier: frontier > 0 ? frontier : undefined,
+      hasOlder: snap.hasOlder,
+      loadingOlder: this.loadingOlder,
+      lastInvite: this.lastInvite,
+      refused: snap.refused,
+      loading: snap.loading,
+    }
+    this.last = { snap, frontier, threadMarks: this.marksVersion, detail }
+    return detail
+  }
+
+  message(id: string): MessageItem | undefined {
+    const snap = this.group.snapshot()
+    const row = snap.messages.find((m) => m.id === id)
+    if (row) return this.item(row)
+    for (const t of snap.threads) {
+      const c = t.comments.find((m) => m.id === id)
+      if (c) return this.item(c)
+    }
+    return undefined
+  }
+
+  thread(rootId: string): ThreadDetail | undefined {
+    const t = this.group.thread(rootId)
+    if (!t) return undefined
+    return { root: this.item(t.root), replies: t.comments.map((c) => this.item(c)) }
+  }
+
+  private raw(id: string): Message | undefined {
+    const snap = this.group.snapshot()
+    return (
+      snap.messages.find((m) => m.id === id) ??
+      snap.threads.flatMap((t) => t.comments).find((m) => m.id === id)
+    )
+  }
+
+  send(text: string, replyTo?: string): Promise<Answer> {
+    const target = replyTo ? (this.raw(replyTo) ?? replyTo) : undefined
+    return answer(() => this.group.sendMessage(text, target ? { replyTo: target } : {}))
+  }
+
+  react(target: MessageItem, emoji: string): Promise<Answer> {
+    const raw = this.raw(target.id)
+    if (!raw) return Promise.resolve({ ok: false, message: 'That message is no longer loaded.' })
+    return answer(() => this.group.react(raw, emoji))
+  }
+
+  startThread(title: string, content: string): Promise<Answer> {
+    return answer(() => this.group.postThread(title, content))
+  }
+
+  reply(rootId: string, parentId: string, text: string): Promise<Answer> {
+    const t = this.group.thread(rootId)
+    if (!t) return Promise.resolve({ ok: false, message: 'That thread is no longer loaded.' })
+    const parent = t.comments.find((c) => c.id === parentId) ?? t.root
+    return answer(() => this.group.comment(t.root, parent, text))
+  }
+
+  async loadOlder(): Promise<void> {
+    if (this.loadingOlder) return
+    this.loadingOlder = true
+    this.last = undefined
+    this.emit()
+    try {
+      await this.group.loadOlder(100)
+    } catch {
+      // The relay may be away; the button stays and scrolling retries.
+    } finally {
+      this.loadingOlder = false
+      this.last = undefined
+      this.emit()
+    }
+  }
+
+  markRead(createdAt: number): void {
+    if (createdAt > this.marks().frontier(this.key)) this.group.markRead(createdAt)
+  }
+
+  markThreadRead(rootId: string, createdAt: number): void {
+    const ctx = threadContext(rootId)
+    if (createdAt > this.marks().frontier(ctx)) this.marks().markRead(ctx, createdAt)
+  }
+
+  retryJoin(code?: string): Promise<Answer> {
+    return this.join(code)
+  }
+
+  editMetadata(fields: {
+    name?: string
+    about?: string
+    picture?: string
+    private?: boolean
+    closed?: boolean
+  }) {
+    return answer(() => this.group.editMetadata(fields), 'Saved.')
+  }
+
+  async createInvite(): Promise<InviteAnswer> {
+    try {
+      const { code, link } = await this.group.createInvite()
+      this.lastInvite = code
+      return { ok: true, message: '', code, link: link ?? `${this.key}?invite=${code}` }
+    } catch (err) {
+      return toAnswer(err)
+    }
+  }
+
+  removeMember(pubkey: string): Promise<Answer> {
+    return answer(() => this.group.removeUser(pubkey))
+  }
+
+  deleteMessage(id: string): Promise<Answer> {
+    return answer(() => this.group.deleteEvent(id), 'Message deleted.')
+  }
+
+  close(): void {
+    for (const u of this.unsubscribe) u()
+    this.listeners.clear()
+  }
+}

@@ -1,0 +1,353 @@
+/**
+ * The signed-in application on top of @roost/client: `createRoost` with an IndexedDB cache,
+ * read marks, kind 0 profiles, settings and notifications, exposed to React as `AppApi`
+ * snapshots (stable objects until something changes, for `useSyncExternalStore`).
+ */
+import * as client from '@roost/client'
+import { createRoost, type EventStore, type Group, MemoryEventStore, type Roost } from '@roost/client'
+import { GroupKey, GroupMetadata, GroupReference, KINDS, normalizeRelayUrl } from '@roost/nip29'
+import type { NostrEvent } from 'nostr-tools'
+import type { AppApi, AppSnapshot, JoinAnswer } from './api'
+import { GroupAdapter, toAnswer } from './group-adapter'
+import { LocalReadState } from './local-read-state'
+import { ProfileBook } from './profiles'
+import { type OpenSession, saveRelays } from './session'
+import type { Answer, BrowseEntry, Profile, Settings } from './types'
+
+const NOTIFY_KINDS = new Set<number>([KINDS.chat, KINDS.note, KINDS.thread, KINDS.comment])
+
+function settingsKey(pubkey: string) {
+  return `roost.settings.${pubkey}`
+}
+
+function loadSettings(pubkey: string): Settings {
+  const fallback: Settings = { readStateLocalOnly: false, notifications: false }
+  try {
+    const raw = localStorage.getItem(settingsKey(pubkey))
+    return raw ? { ...fallback, ...(JSON.parse(raw) as Partial<Settings>) } : fallback
+  } catch {
+    return fallback
+  }
+}
+
+/** The browser's persistent cache when @roost/client provides it, else memory (nothing survives a reload). */
+async function openStore(pubkey: string): Promise<EventStore> {
+  const idb = (client as Record<string, unknown>).IndexedDbEventStore as
+    | { open(name: string): Promise<EventStore> }
+    | undefined
+  if (idb && typeof indexedDB !== 'undefined') {
+    try {
+      return await idb.open(`roost-${pubkey}`)
+    } catch {
+      // Private windows may refuse IndexedDB; run from memory then.
+    }
+  }
+  return new MemoryEventStore()
+}
+
+class RoostApp implements AppApi {
+  private readonly listeners = new Set<() => void>()
+  private readonly adapters = new Map<Group, GroupAdapter>()
+  private readonly unsubs: Array<() => void> = []
+  private snap: AppSnapshot | undefined
+  private readonly auth: Record<string, string> = {}
+  private relays: string[]
+  private settings: Settings
+  private profiles!: ProfileBook
+  private readonly startedAt = Math.floor(Date.now() / 1000)
+  private roost!: Roost
+
+  constructor(
+    private readonly session: OpenSession,
+    private readonly store: EventStore,
+    private readonly marks: LocalReadState,
+    private readonly onSignOut: () => void,
+  ) {
+    this.relays = [...new Set(session.relays.map((r) => safeNormalize(r) ?? r))]
+    this.settings = loadSettings(session.pubkey)
+  }
+
+  start(): void {
+    this.roost = createRoost({
+      signer: this.session.signer,
+      store: this.store,
+      relays: this.relays,
+      readState: this.marks,
+      pool: {
+        onAuthState: (relay, state) => {
+          this.auth[relay] = state
+          this.changed()
+        },
+      },
+    })
+    this.profiles = new ProfileBook(
+      this.roost.pool,
+      this.store,
+      () => this.profileRelays(),
+      () => this.changed(),
+    )
+    this.unsubs.push(this.roost.groups.subscribe(() => this.syncGroups()))
+    this.unsubs.push(
+      this.marks.subscribe(() => {
+        for (const a of this.adapters.values()) a.marksChanged()
+        this.changed()
+      }),
+    )
+    this.syncGroups()
+  }
+
+  private profileRelays(): string[] {
+    const groupRelays = this.roost.groups.groups().map((g) => g.key.relay)
+    return [...new Set([...this.relays, ...groupRelays])]
+  }
+
+  private syncGroups(): void {
+    const current = new Set(this.roost.groups.groups())
+    for (const [group, adapter] of this.adapters) {
+      if (!current.has(group)) {
+        adapter.close()
+        this.adapters.delete(group)
+      }
+    }
+    for (const group of current) {
+      if (this.adapters.has(group)) continue
+      const adapter = new GroupAdapter(
+        group,
+        this.session.pubkey,
+        () => this.marks,
+        (code) => this.retryJoin(group.key.toString(), code),
+      )
+      adapter.subscribe(() => this.changed())
+      group.subscribe((e) => {
+        if (e.type === 'incoming') this.maybeNotify(group, e.event)
+      })
+      this.adapters.set(group, adapter)
+    }
+    this.changed()
+  }
+
+  private maybeNotify(group: Group, event: NostrEvent): void {
+    if (!this.settings.notifications || typeof Notification === 'undefined') return
+    if (Notification.permission !== 'granted' || document.visibilityState !== 'hidden') return
+    if (event.pubkey === this.session.pubkey || !NOTIFY_KINDS.has(event.kind)) return
+    if (event.created_at < this.startedAt) return
+    const name = group.metadata?.name || group.key.id.value
+    const who = this.profiles.get(event.pubkey)?.name ?? 'New message'
+    try {
+      new Notification(`${who} in ${name}`, { body: event.content.slice(0, 160), tag: group.key.toString() })
+    } catch {
+      // Some platforms only allow notifications from a service worker.
+    }
+  }
+
+  private changed(): void {
+    this.snap = undefined
+    for (const l of this.listeners) l()
+  }
+
+  subscribe = (fn: () => void): (() => void) => {
+    this.listeners.add(fn)
+    return () => this.listeners.delete(fn)
+  }
+
+  snapshot = (): AppSnapshot => {
+    if (this.snap) return this.snap
+    const groups = [...this.adapters.values()].map((a) => a.summary())
+    this.snap = {
+      session: { pubkey: this.session.pubkey, method: this.session.method, nsec: this.session.nsec },
+      groups,
+      totalUnread: groups.reduce((n, g) => n + (g.access.status === 'member' ? g.unread : 0), 0),
+      relays: this.relays,
+      settings: this.settings,
+      auth: { ...this.auth },
+    }
+    return this.snap
+  }
+
+  group(key: string): GroupAdapter | undefined {
+    const g = this.roost.groups.group(key)
+    return g ? this.adapters.get(g) : undefined
+  }
+
+  profile(pubkey: string): Profile | undefined {
+    return pubkey ? this.profiles.get(pubkey) : undefined
+  }
+
+  profilesVersion = (): number => this.profiles.changes
+
+  async join(input: string): Promise<JoinAnswer> {
+    let ref: GroupReference
+    try {
+      ref = GroupReference.parse(input.trim())
+    } catch (err) {
+      return { ok: false, message: `That is not a group link or code: ${toAnswer(err).message}` }
+    }
+    const key = ref.key().toString()
+    try {
+      const group = await this.roost.groups.join(ref)
+      return membershipAnswer(group, key)
+    } catch (err) {
+      return { ...toAnswer(err), key: this.roost.groups.group(key) ? key : undefined }
+    }
+  }
+
+  private async retryJoin(key: string, code?: string): Promise<Answer> {
+    try {
+      const group = await this.roost.groups.join(key, code ? { code } : {})
+      return membershipAnswer(group, key)
+    } catch (err) {
+      return toAnswer(err)
+    }
+  }
+
+  async leave(key: string): Promise<Answer> {
+    try {
+      await this.roost.groups.leave(key)
+      return { ok: true, message: 'You left the group.' }
+    } catch (err) {
+      return toAnswer(err)
+    }
+  }
+
+  async browse(relay: string): Promise<BrowseEntry[]> {
+    const url = normalizeRelayUrl(relay)
+    const info = await this.roost.pool.relayInfo(url).catch(() => undefined)
+    const relayKey = this.roost.groups.relayKey(url) ?? info?.self ?? info?.pubkey
+    const events = await this.roost.pool.fetch(
+      [url],
+      [{ kinds: [KINDS.metadata], ...(relayKey ? { authors: [relayKey] } : {}), limit: 500 }],
+      { timeout: 6000 },
+    )
+    const out: BrowseEntry[] = []
+    const seen = new Set<string>()
+    for (const e of events.sort((a, b) => b.created_at - a.created_at)) {
+      let meta: GroupMetadata
+      try {
+        meta = GroupMetadata.parse(e)
+      } catch {
+        continue
+      }
+      if (meta.hidden || seen.has(meta.id)) continue
+      seen.add(meta.id)
+      const joined = this.roost.groups.group(new GroupKey(url, meta.id))
+      out.push({
+        id: meta.id,
+        relay: url,
+        name: meta.name?.trim() || meta.id,
+        about: meta.about,
+        picture: meta.picture,
+        closed: meta.closed,
+        private: meta.private,
+        joined: joined !== undefined && joined.membership.status === 'member',
+      })
+    }
+    return out.sort((a, b) => a.name.localeCompare(b.name))
+  }
+
+  async createGroup(
+    relay: string,
+    fields: { name: string; about?: string; private: boolean; closed: boolean },
+  ): Promise<JoinAnswer> {
+    try {
+      const group = await this.roost.groups.create(relay, {
+        name: fields.name,
+        ...(fields.about ? { about: fields.about } : {}),
+        private: fields.private,
+        closed: fields.closed,
+      })
+      return { ok: true, message: 'Group created.', key: group.key.toString() }
+    } catch (err) {
+      return toAnswer(err)
+    }
+  }
+
+  async setProfile(profile: Profile): Promise<Answer> {
+    const content = JSON.stringify({
+      name: profile.name ?? '',
+      display_name: profile.name ?? '',
+      ...(profile.picture ? { picture: profile.picture } : {}),
+      ...(profile.about ? { about: profile.about } : {}),
+    })
+    try {
+      const event = await this.session.signer.signEvent({
+        kind: 0,
+        created_at: Math.floor(Date.now() / 1000),
+        tags: [],
+        content,
+      })
+      this.profiles.ingest(event)
+      void this.store.add(event).catch(() => undefined)
+      const results = await this.roost.pool.publish(this.relays, event)
+      const ok = results.some((r) => r.ok)
+      return ok
+        ? { ok: true, message: 'Profile published.' }
+        : { ok: false, message: results.map((r) => `${r.relay}: ${r.message}`).join('; ') }
+    } catch (err) {
+      return toAnswer(err)
+    }
+  }
+
+  setSettings(patch: Partial<Settings>): void {
+    this.settings = { ...this.settings, ...patch }
+    localStorage.setItem(settingsKey(this.session.pubkey), JSON.stringify(this.settings))
+    this.changed()
+  }
+
+  addRelay(url: string): Answer {
+    const normalized = safeNormalize(url)
+    if (!normalized)
+      return { ok: false, message: 'A relay URL starts with wss:// (or ws:// for a local relay).' }
+    if (!this.relays.includes(normalized)) {
+      this.relays = [...this.relays, normalized]
+      saveRelays(this.relays)
+      this.changed()
+    }
+    return { ok: true, message: '' }
+  }
+
+  removeRelay(url: string): void {
+    if (this.relays.length <= 1) return
+    this.relays = this.relays.filter((r) => r !== url)
+    saveRelays(this.relays)
+    this.changed()
+  }
+
+  async signOut(): Promise<void> {
+    await this.close()
+    this.onSignOut()
+  }
+
+  async close(): Promise<void> {
+    for (const u of this.unsubs) u()
+    for (const a of this.adapters.values()) a.close()
+    this.profiles.close()
+    await this.roost.close()
+    this.session.close()
+  }
+}
+
+function safeNormalize(url: string): string | undefined {
+  try {
+    return normalizeRelayUrl(url)
+  } catch {
+    return undefined
+  }
+}
+
+function membershipAnswer(group: Group, key: string): JoinAnswer {
+  const m = group.membership
+  if (m.status === 'refused') return { ok: false, message: m.reason, key }
+  if (m.status === 'pending')
+    return { ok: true, message: 'Your request to join is waiting for an admin.', key }
+  return { ok: true, message: 'You are a member.', key }
+}
+
+/** Opens the cache and the client for a signed-in session. */
+export async function createRoostApp(session: OpenSession, opts: { onSignOut: () => void }): Promise<AppApi> {
+  const store = await openStore(session.pubkey)
+  const marks = await LocalReadState.open(store)
+  const app = new RoostApp(session, store, marks, opts.onSignOut)
+  app.start()
+  if (session.name) void app.setProfile({ name: session.name })
+  return app
+}

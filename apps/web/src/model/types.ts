@@ -1,0 +1,116 @@
+/**
+ * What the UI renders: plain immutable snapshots, built from @roost/client's Group and
+ * GroupsRegistry by the adapter in `roost-app.ts`. Components depend on these types only.
+ */
+
+export type Access =
+  | { status: 'unknown' }
+  | { status: 'pending'; since: number }
+  | { status: 'member' }
+  | { status: 'refused'; reason: string }
+  | { status: 'removed' }
+
+export interface GroupSummary {
+  /** GroupKey string: `<relay>'<id>`. */
+  key: string
+  id: string
+  relay: string
+  name: string
+  picture?: string
+  unread: number
+  threadUnread: boolean
+  access: Access
+}
+
+export interface ReactionSummary {
+  emoji: string
+  count: number
+  mine: boolean
+}
+
+export interface MessageItem {
+  id: string
+  pubkey: string
+  kind: number
+  content: string
+  createdAt: number
+  /** Kind 9 replies: the quoted message id. */
+  replyTo?: string
+  /** Kind 11 threads: title and reply count. */
+  title?: string
+  replies?: number
+  reactions: ReactionSummary[]
+  /** Set while our own message is being published. */
+  pending?: boolean
+}
+
+export interface Member {
+  pubkey: string
+  roles: string[]
+  admin: boolean
+}
+
+export interface GroupDetail extends GroupSummary {
+  about?: string
+  flags: { private: boolean; restricted: boolean; hidden: boolean; closed: boolean }
+  members: Member[]
+  /** The members list (39002) is optional; false means the relay did not publish one. */
+  membersKnown: boolean
+  me?: { admin: boolean; roles: string[] }
+  canSend: { ok: true } | { ok: false; reason: string }
+  /** Top-level rows (kinds 9, 1, 11), oldest first. */
+  messages: MessageItem[]
+  /** created_at of the read frontier; messages after it are new. */
+  frontier?: number
+  hasOlder: boolean
+  loadingOlder: boolean
+  /** An invite code created in this session, for the share box. */
+  lastInvite?: string
+  /** The relay's text when it refused to serve this group (`restricted: …`, `auth-required: …`). */
+  refused?: string
+  /** True until the relay answered (what is shown came from the local cache). */
+  loading: boolean
+}
+
+export interface ThreadDetail {
+  root: MessageItem
+  replies: MessageItem[]
+}
+
+export interface Profile {
+  name?: string
+  picture?: string
+  about?: string
+}
+
+/** The relay's answer to something we sent, shown to the user verbatim. */
+export interface Answer {
+  ok: boolean
+  message: string
+}
+
+export interface BrowseEntry {
+  id: string
+  relay: string
+  name: string
+  about?: string
+  picture?: string
+  closed: boolean
+  private: boolean
+  joined: boolean
+}
+
+export type SignInMethod = 'local' | 'nip07' | 'nip46'
+
+export interface SessionInfo {
+  pubkey: string
+  method: SignInMethod
+  /** Only for keys generated or pasted here. */
+  nsec?: string
+}
+
+export interface Settings {
+  /** Decision l: read state syncs by default; this keeps it on this device. */
+  readStateLocalOnly: boolean
+  notifications: boolean
+}
