@@ -375,6 +375,77 @@ export function storeContract(name: string, opts: ContractOptions): void {
       })
     }
 
+    describe('follows the decision-8 model under random adds and deletes (property)', () => {
+      // Regular, replaceable and addressable events, with created_at ties, from two authors.
+      const pool: NostrEvent[] = []
+      for (let i = 0; i < 24; i++) {
+        const kind = [9, 10009, 30078, 0][i % 4] as number
+        const tags = kind === 30078 ? [['d', `slot-${i % 3}`]] : [['h', 'general']]
+        pool.push(sign(kind, { tags, createdAt: 100 + (i % 5), key: i % 2, content: `v${i}` }))
+      }
+      const forkArb = fc.constantFrom<string | undefined>(FORK, FORK_ELSEWHERE, undefined)
+      const opArb = fc.oneof(
+        fc.record({ op: fc.constant('add' as const), i: fc.nat(pool.length - 1), fork: forkArb }),
+        fc.record({ op: fc.constant('delete' as const), fork: fc.constantFrom(FORK, FORK_ELSEWHERE) }),
+      )
+
+      it('matches a plain model of memberships and replacement', async () => {
+        await fc.assert(
+          fc.asyncProperty(fc.array(opArb, { maxLength: 40 }), async (ops) => {
+            const store = await opts.open()
+            try {
+              const model = new Map<string, Set<string>>() // id → forks ('' = no fork)
+              const slotOf = (e: NostrEvent) =>
+                e.kind === 9 ? undefined : `${e.kind}:${e.pubkey}:${e.kind === 30078 ? e.tags[0]?.[1] : ''}`
+              for (const o of ops) {
+                if (o.op === 'delete') {
+                  await store.deleteFork(o.fork)
+                  for (const [id, forks] of model) {
+                    forks.delete(o.fork)
+                    if (forks.size === 0) model.delete(id)
+                  }
+                  continue
+                }
+                const e = pool[o.i] as NostrEvent
+                const fork = o.fork ?? ''
+                let expected = !model.get(e.id)?.has(fork)
+                const slot = slotOf(e)
+                if (fork === '' && slot !== undefined && expected) {
+                  const rival = pool.find(
+                    (p) => p.id !== e.id && slotOf(p) === slot && model.get(p.id)?.has(''),
+                  )
+                  if (rival) {
+                    const newer =
+                      e.created_at > rival.created_at ||
+                      (e.created_at === rival.created_at && e.id < rival.id)
+                    if (!newer) expected = false
+                    else {
+                      const forks = model.get(rival.id) as Set<string>
+                      forks.delete('')
+                      if (forks.size === 0) model.delete(rival.id)
+                    }
+                  }
+                }
+                if (expected) model.set(e.id, (model.get(e.id) ?? new Set()).add(fork))
+                expect(await store.add(e, o.fork)).toBe(expected)
+              }
+              const all = sortEvents(pool.filter((e) => model.has(e.id)))
+              expect(ids(await store.query({}))).toEqual(ids(all))
+              for (const fork of [FORK, FORK_ELSEWHERE]) {
+                const inFork = all.filter((e) => model.get(e.id)?.has(fork))
+                expect(ids(await store.query({ fork }))).toEqual(ids(inFork))
+              }
+              for (const e of pool)
+                expect((await store.get(e.id))?.id).toBe(model.has(e.id) ? e.id : undefined)
+            } finally {
+              await store.close()
+            }
+          }),
+          { numRuns: opts.runs ?? 60 },
+        )
+      })
+    })
+
     describe('matches nostr-tools matchFilter + sort + limit (property)', () => {
       // A pool of real signed events with few distinct values, so queries hit, miss and tie.
       const pool: NostrEvent[] = []

@@ -3,4 +3,5 @@
 
 export { InvalidQueryError, InvalidStoreEventError, InvalidValueError, StoreClosedError } from './errors'
 export type { EventStore, StoreQuery } from './event-store'
+export { IndexedDbEventStore } from './indexeddb-store'
 export { MemoryEventStore } from './memory-store'

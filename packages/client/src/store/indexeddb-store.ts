@@ -1,0 +1,314 @@
+import type { NostrEvent } from 'nostr-tools/core'
+import { InvalidQueryError, StoreClosedError } from './errors'
+import type { EventStore, StoreQuery } from './event-store'
+import {
+  branded,
+  checkEvent,
+  checkFork,
+  checkQuery,
+  cleanCopy,
+  indexedTags,
+  limitOf,
+  matches,
+  NO_FORK,
+  newestFirst,
+  replaceD,
+  serializeValue,
+  stateFork,
+  supersedes,
+} from './rules'
+
+const VERSION = 1
+
+/** One stored event and the forks it was seen in. */
+interface EventRecord {
+  id: string
+  event: NostrEvent
+  created_at: number
+  /** `kind:pubkey:d` while the event is held without a fork and is replaceable/addressable. */
+  root?: string
+  forks: string[]
+}
+
+interface StateRecord {
+  relay: string
+  kind: number
+  d: string
+  fork: string
+  event: NostrEvent
+}
+
+/**
+ * `refs` keys are `[name, value, created_at, id]`: `['f', fork, …]` for fork memberships and
+ * `['#h', 'general', …]` for tags. Walking one `[name, value]` range backwards yields that fork's or
+ * that tag's events newest first, which is what a timeline page needs.
+ */
+type RefKey = [string, string, number, string]
+
+function request<T>(r: IDBRequest<T>): Promise<T> {
+  return new Promise((resolve, reject) => {
+    r.onsuccess = () => resolve(r.result)
+    r.onerror = () => reject(r.error)
+  })
+}
+
+function finished(tx: IDBTransaction): Promise<void> {
+  return new Promise((resolve, reject) => {
+    tx.oncomplete = () => resolve()
+    tx.onerror = () => reject(tx.error)
+    tx.onabort = () => reject(tx.error ?? new Error('IndexedDB transaction aborted'))
+  })
+}
+
+/** The next cursor position (or null at the end), as a promise. */
+function step<C extends IDBCursor>(r: IDBRequest<C | null>, move?: () => void): Promise<C | null> {
+  return new Promise((resolve, reject) => {
+    r.onsuccess = () => resolve(r.result)
+    r.onerror = () => reject(r.error)
+    move?.()
+  })
+}
+
+function tagRefs(event: NostrEvent): RefKey[] {
+  return indexedTags(event).map(([name, value]) => [`#${name}`, value, event.created_at, event.id])
+}
+
+function rootKey(event: NostrEvent, d: string): string {
+  return `${event.kind}:${event.pubkey}:${d}`
+}
+
+/**
+ * The {@link EventStore} on IndexedDB, for browsers: the same semantics as the SQLite store (it
+ * passes the same contract suite in Chromium), with fork and tag references kept in a sorted
+ * `refs` store so a group page reads only the events it returns.
+ *
+ * @example
+ * const store = await IndexedDbEventStore.open('roost')
+ * await store.addMany(events, "wss://groups.example.com'general")
+ * const page = await store.query({ fork: "wss://groups.example.com'general", limit: 50 })
+ */
+export class IndexedDbEventStore implements EventStore {
+  private closed = false
+
+  private constructor(private readonly db: IDBDatabase) {}
+
+  /**
+   * Opens (creating if needed) the database `name`. `factory` defaults to `globalThis.indexedDB`.
+   *
+   * @example
+   * const store = await IndexedDbEventStore.open('roost-cache')
+   */
+  static async open(name: string, factory: IDBFactory = globalThis.indexedDB): Promise<IndexedDbEventStore> {
+    if (!factory) throw new StoreClosedError()
+    const r = factory.open(name, VERSION)
+    r.onupgradeneeded = () => {
+      const db = r.result
+      const events = db.createObjectStore('events', { keyPath: 'id' })
+      events.createIndex('time', 'created_at')
+      events.createIndex('root', 'root', { unique: true })
+      db.createObjectStore('refs')
+      const state = db.createObjectStore('state', { keyPath: ['relay', 'kind', 'd'] })
+      state.createIndex('fork', 'fork')
+      db.createObjectStore('values')
+    }
+    const db = await request(r)
+    return new IndexedDbEventStore(db)
+  }
+
+  private open(): void {
+    if (this.closed) throw new StoreClosedError()
+  }
+
+  private tx(stores: string[], mode: IDBTransactionMode): IDBTransaction {
+    this.open()
+    return this.db.transaction(stores, mode)
+  }
+
+  async add(event: NostrEvent, fork?: string): Promise<boolean> {
+    return (await this.addMany([event], fork)) > 0
+  }
+
+  async addMany(events: NostrEvent[], fork?: string): Promise<number> {
+    this.open()
+    checkFork(fork)
+    for (const e of events) checkEvent(e)
+    if (events.length === 0) return 0
+    const tx = this.tx(['events', 'refs'], 'readwrite')
+    const done = finished(tx)
+    let changed = 0
+    try {
+      for (const e of events) if (await this.addOne(tx, e, fork || NO_FORK)) changed++
+    } catch (err) {
+      tx.abort()
+      await done.catch(() => {})
+      throw err
+    }
+    await done
+    return changed
+  }
+
+  private async addOne(tx: IDBTransaction, event: NostrEvent, fork: string): Promise<boolean> {
+    const events = tx.objectStore('events')
+    const d = replaceD(event)
+    let root: string | undefined
+    if (fork === NO_FORK && d !== undefined) {
+      root = rootKey(event, d)
+      const current = (await request(events.index('root').get(root))) as EventRecord | undefined
+      if (current) {
+        if (current.id === event.id || !supersedes(event, current.event)) return false
+        await this.unlink(tx, current, NO_FORK)
+      }
+    }
+    let record = (await request(events.get(event.id))) as EventRecord | undefined
+    if (!record) {
+      record = {
+        id: event.id,
+        event: cleanCopy(event), // structured clone drops the brand symbols
+        created_at: event.created_at,
+        forks: [],
+      }
+      const refs = tx.objectStore('refs')
+      for (const key of tagRefs(event)) refs.put(1, key)
+    }
+    if (record.forks.includes(fork)) return false
+    record.forks.push(fork)
+    if (root !== undefined) record.root = root
+    else tx.objectStore('refs').put(1, ['f', fork, event.created_at, event.id] satisfies RefKey)
+    events.put(record)
+    return true
+  }
+
+  private async unlink(tx: IDBTransaction, record: EventRecord, fork: string): Promise<void> {
+    const refs = tx.objectStore('refs')
+    record.forks = record.forks.filter((f) => f !== fork)
+    if (fork === NO_FORK) delete record.root
+    else refs.delete(['f', fork, record.created_at, record.id] satisfies RefKey)
+    if (record.forks.length === 0) {
+      for (const key of tagRefs(record.event)) refs.delete(key)
+      await request(tx.objectStore('events').delete(record.id))
+    } else {
+      await request(tx.objectStore('events').put(record))
+    }
+  }
+
+  async query(q: StoreQuery): Promise<NostrEvent[]> {
+    this.open()
+    checkQuery(q)
+    const limit = limitOf(q)
+    if (limit === 0) return []
+    if (q.since !== undefined && q.until !== undefined && q.since > q.until) return [] // an empty key range
+    const tx = this.tx(['events', 'refs'], 'readonly')
+    const events = tx.objectStore('events')
+    const accept = (r: EventRecord | undefined): r is EventRecord =>
+      r !== undefined && (!q.fork || r.forks.includes(q.fork)) && matches(r.event, q)
+
+    let out: EventRecord[] = []
+    if (q.ids) {
+      const found = await Promise.all([...new Set(q.ids)].map((id) => request(events.get(id))))
+      out = (found as (EventRecord | undefined)[]).filter(accept)
+    } else {
+      const driver = Object.entries(q.tags ?? {}).find(([, values]) => values.length === 1)
+      const low = q.since ?? Number.NEGATIVE_INFINITY
+      const high = q.until ?? Number.POSITIVE_INFINITY
+      // Newest first through an ordered range; once `limit` are found, read on only through
+      // events sharing the last one's created_at (the id tie-break may prefer one of them).
+      let cutoff: number | undefined
+      const want = (createdAt: number) => cutoff === undefined || createdAt === cutoff
+      const keep = (r: EventRecord) => {
+        out.push(r)
+        if (cutoff === undefined && out.length >= limit) cutoff = r.created_at
+      }
+      if (driver || q.fork) {
+        const [name, value] = driver ? [`#${driver[0]}`, driver[1][0] as string] : ['f', q.fork as string]
+        const range = IDBKeyRange.bound([name, value, low], [name, value, high, []])
+        const r = tx.objectStore('refs').openKeyCursor(range, 'prev')
+        for (let cursor = await step(r); cursor; cursor = await step(r, () => cursor?.continue())) {
+          const [, , createdAt, id] = cursor.key as RefKey
+          if (!want(createdAt)) break
+          const record = (await request(events.get(id))) as EventRecord | undefined
+          if (accept(record)) keep(record)
+        }
+      } else {
+        const r = events.index('time').openCursor(IDBKeyRange.bound(low, high), 'prev')
+        for (let cursor = await step(r); cursor; cursor = await step(r, () => cursor?.continue())) {
+          const record = cursor.value as EventRecord
+          if (!want(record.created_at)) break
+          if (accept(record)) keep(record)
+        }
+      }
+    }
+    const sorted = out.map((r) => branded(r.event)).sort(newestFirst)
+    return sorted.length > limit ? sorted.slice(0, limit) : sorted
+  }
+
+  async get(id: string): Promise<NostrEvent | undefined> {
+    const tx = this.tx(['events'], 'readonly')
+    const record = (await request(tx.objectStore('events').get(id))) as EventRecord | undefined
+    return record ? branded(record.event) : undefined
+  }
+
+  async putState(relay: string, event: NostrEvent): Promise<boolean> {
+    this.open()
+    checkEvent(event)
+    const fork = stateFork(relay, event)
+    const d = fork.slice(relay.length + 1)
+    const tx = this.tx(['state'], 'readwrite')
+    const done = finished(tx)
+    const store = tx.objectStore('state')
+    const current = (await request(store.get([relay, event.kind, d]))) as StateRecord | undefined
+    let changed = false
+    if (!current || (current.event.id !== event.id && supersedes(event, current.event))) {
+      store.put({ relay, kind: event.kind, d, fork, event: cleanCopy(event) } satisfies StateRecord)
+      changed = true
+    }
+    await done
+    return changed
+  }
+
+  async getState(relay: string, kind: number, d: string): Promise<NostrEvent | undefined> {
+    const tx = this.tx(['state'], 'readonly')
+    const record = (await request(tx.objectStore('state').get([relay, kind, d]))) as StateRecord | undefined
+    return record ? branded(record.event) : undefined
+  }
+
+  async deleteFork(fork: string): Promise<void> {
+    this.open()
+    if (typeof fork !== 'string' || fork === NO_FORK)
+      throw new InvalidQueryError('deleteFork needs a GroupKey string')
+    const tx = this.tx(['events', 'refs', 'state'], 'readwrite')
+    const done = finished(tx)
+    const keys = (await request(
+      tx.objectStore('refs').getAllKeys(IDBKeyRange.bound(['f', fork], ['f', fork, []])),
+    )) as RefKey[]
+    for (const [, , , id] of keys) {
+      const record = (await request(tx.objectStore('events').get(id))) as EventRecord | undefined
+      if (record) await this.unlink(tx, record, fork)
+    }
+    const state = tx.objectStore('state')
+    const stateKeys = await request(state.index('fork').getAllKeys(fork))
+    for (const key of stateKeys) state.delete(key)
+    await done
+  }
+
+  async getValue<T = unknown>(key: string): Promise<T | undefined> {
+    const tx = this.tx(['values'], 'readonly')
+    const raw = (await request(tx.objectStore('values').get(key))) as string | undefined
+    return raw === undefined ? undefined : (JSON.parse(raw) as T)
+  }
+
+  async setValue(key: string, value: unknown): Promise<void> {
+    this.open()
+    const text = value === undefined ? undefined : serializeValue(key, value)
+    const tx = this.tx(['values'], 'readwrite')
+    const done = finished(tx)
+    if (text === undefined) tx.objectStore('values').delete(key)
+    else tx.objectStore('values').put(text, key)
+    await done
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return
+    this.closed = true
+    this.db.close()
+  }
+}
