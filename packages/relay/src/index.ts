@@ -1,1 +1,7 @@
-export {}
+export { RelayError, RelayOptionError } from './errors'
+export type { GroupState } from './groups/record'
+export { LIMITS } from './limits'
+export type { RelayOptions, RelayProfile } from './options'
+export { isRelayProfile, PROFILES, type ProfileMessages, type ProfilePolicy } from './profiles'
+export { type CreateGroupOptions, type DemoInfo, type RelayHandle, startRelay } from './relay'
+export { CONTENT_SECURITY_POLICY } from './static'

@@ -1,0 +1,131 @@
+import { mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
+import { parseArgs } from 'node:util'
+import { isRelayProfile, type RelayProfile } from './index'
+import type { RelayOptions } from './options'
+
+export const USAGE = `Usage: roost-relay [options]
+
+A NIP-29 groups relay (NIP-01/09/11/29/42) on one SQLite file.
+
+Options:
+  --port <n>           TCP port (default 7777; 0 picks a free one)
+  --host <addr>        interface to bind (default 127.0.0.1)
+  --db <path>          SQLite file, or :memory: (default .roost/relay.db)
+  --secret-key <hex>   relay signing key (default: generated once, kept in the db)
+  --profile <name>     strict | relay29 | groups_relay | zooid | pyramid (default strict)
+  --static <dir>       serve this directory over HTTP on the same port
+  --demo               create the demo groups general, design and private (idempotent)
+  --late-window <s>    refuse group events older than this many seconds (0: off)
+  --previous-minimum <n>  minimum number of previous references (strict default 3)
+  --verbose            log one line per connection event
+  -h, --help           show this help
+`
+
+/** The result of parsing the command line: options for startRelay, or help/an error to print. */
+export type CliParse =
+  | { ok: true; options: RelayOptions; verbose: boolean }
+  | { ok: false; help: boolean; error?: string }
+
+/**
+ * Parses `roost-relay` arguments. Pure (no I/O), so it is tested directly.
+ *
+ * @example
+ * parseCli(['--port', '0', '--demo']) // { ok: true, options: { port: 0, demo: true, … }, verbose: false }
+ */
+export function parseCli(argv: string[]): CliParse {
+  let values: Record<string, string | boolean | undefined>
+  try {
+    values = parseArgs({
+      args: argv,
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        db: { type: 'string' },
+        'secret-key': { type: 'string' },
+        profile: { type: 'string' },
+        static: { type: 'string' },
+        demo: { type: 'boolean' },
+        'late-window': { type: 'string' },
+        'previous-minimum': { type: 'string' },
+        verbose: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+    }).values
+  } catch (err) {
+    return { ok: false, help: false, error: (err as Error).message }
+  }
+  if (values.help) return { ok: false, help: true }
+  const int = (name: string, v: unknown, max = Number.MAX_SAFE_INTEGER): number | string => {
+    const n = Number(v)
+    return Number.isInteger(n) && n >= 0 && n <= max ? n : `--${name} must be an integer from 0 to ${max}`
+  }
+  const options: RelayOptions = { port: 7777, host: '127.0.0.1', db: '.roost/relay.db' }
+  if (values.port !== undefined) {
+    const p = int('port', values.port, 65535)
+    if (typeof p === 'string') return { ok: false, help: false, error: p }
+    options.port = p
+  }
+  if (typeof values.host === 'string') options.host = values.host
+  if (typeof values.db === 'string') options.db = values.db
+  if (typeof values['secret-key'] === 'string') {
+    if (!/^[0-9a-fA-F]{64}$/.test(values['secret-key']))
+      return { ok: false, help: false, error: '--secret-key must be 64 hex characters' }
+    options.secretKey = values['secret-key']
+  }
+  if (typeof values.profile === 'string') {
+    if (!isRelayProfile(values.profile))
+      return { ok: false, help: false, error: `unknown --profile '${values.profile}'` }
+    options.profile = values.profile as RelayProfile
+  }
+  if (typeof values.static === 'string') options.staticDir = values.static
+  if (values.demo) options.demo = true
+  for (const [flag, key] of [
+    ['late-window', 'lateWindow'],
+    ['previous-minimum', 'previousMinimum'],
+  ] as const) {
+    if (values[flag] === undefined) continue
+    const n = int(flag, values[flag])
+    if (typeof n === 'string') return { ok: false, help: false, error: n }
+    options[key] = n
+  }
+  return { ok: true, options, verbose: !!values.verbose }
+}
+
+/** Runs the CLI: starts the relay, prints where it listens, closes cleanly on SIGINT/SIGTERM. */
+export async function main(argv: string[]): Promise<void> {
+  const parsed = parseCli(argv)
+  if (!parsed.ok) {
+    if (parsed.error) process.stderr.write(`roost-relay: ${parsed.error}\n\n`)
+    process.stdout.write(USAGE)
+    process.exitCode = parsed.help ? 0 : 2
+    return
+  }
+  const { options } = parsed
+  if (options.db && options.db !== ':memory:') mkdirSync(dirname(options.db), { recursive: true })
+  if (parsed.verbose) options.log = (line) => process.stderr.write(`${new Date().toISOString()} ${line}\n`)
+  const { startRelay } = await import('./relay')
+  const relay = await startRelay(options)
+  const out = [
+    `roost-relay listening on ${relay.url} (profile ${options.profile ?? 'strict'})`,
+    `  relay key (self): ${relay.pubkey}`,
+    `  database:         ${options.db}`,
+  ]
+  if (options.staticDir)
+    out.push(`  web:              ${relay.url.replace('ws://', 'http://')}/ (from ${options.staticDir})`)
+  if (relay.demo) {
+    out.push(`  demo groups:      ${relay.demo.groups.join(', ')}`)
+    out.push(`  design invite:    ${relay.demo.invite}`)
+  }
+  process.stdout.write(`${out.join('\n')}\n`)
+  let stopping = false
+  const stop = (signal: string) => {
+    if (stopping) return
+    stopping = true
+    process.stdout.write(`roost-relay: ${signal}, closing\n`)
+    relay.close().then(() => process.exit(0))
+  }
+  process.on('SIGINT', () => stop('SIGINT'))
+  process.on('SIGTERM', () => stop('SIGTERM'))
+}

@@ -1,0 +1,83 @@
+import { bytesToHex } from '@noble/hashes/utils.js'
+import { finalizeEvent, getPublicKey, type NostrEvent } from 'nostr-tools/pure'
+import { relayEvent } from './groups/intake'
+import { keptKey } from './keys'
+import type { DemoInfo, Engine } from './relay'
+
+const USERS = ['alice', 'bob', 'carol'] as const
+
+const HISTORY: [user: number, text: string][] = [
+  [0, 'Welcome to Roost! This is the general channel.'],
+  [1, 'Hi everyone 👋'],
+  [2, 'Hello! Is this running on the embedded relay?'],
+  [0, 'It is: groups, members and messages all live in one SQLite file.'],
+  [1, 'Nice. Try the design channel too, it needs an invite code.'],
+]
+
+/**
+ * Seeds the demo groups, once: `general` (open, with a short history), `design` (closed; an invite
+ * code is kept and returned) and `private` (private and closed). Demo users' keys live in the database.
+ */
+export function seedDemo(engine: Engine): DemoInfo {
+  const get = (k: string) => engine.db.getMeta(k)
+  const set = (k: string, v: string) => engine.db.setMeta(k, v)
+  const keys = USERS.map((name) => keptKey(get, set, `demo_key_${name}`))
+  const pubkeys = keys.map((k) => getPublicKey(k))
+  const [alice, bob, carol] = pubkeys as [string, string, string]
+  if (!engine.groups.has('general')) {
+    engine.createGroup({
+      id: 'general',
+      name: 'General',
+      about: 'Open to everyone: say hello.',
+      admins: [alice],
+      members: [bob, carol],
+    })
+    const start = engine.now() - HISTORY.length * 60
+    const history: NostrEvent[] = []
+    HISTORY.forEach(([user, text], i) => {
+      const previous = history
+        .filter((e) => e.pubkey !== pubkeys[user])
+        .slice(-3)
+        .map((e) => e.id.slice(0, 8))
+      const tags = [['h', 'general']]
+      if (previous.length > 0) tags.push(['previous', ...previous])
+      history.push(
+        finalizeEvent({ kind: 9, created_at: start + i * 60, content: text, tags }, keys[user] as Uint8Array),
+      )
+    })
+    engine.trusted(history)
+  }
+  if (!engine.groups.has('design')) {
+    engine.createGroup({
+      id: 'design',
+      name: 'Design',
+      about: 'Closed: join with an invite code.',
+      closed: true,
+      admins: [alice],
+      members: [bob],
+    })
+  }
+  if (!engine.groups.has('private')) {
+    engine.createGroup({
+      id: 'private',
+      name: 'Private',
+      about: 'Private and closed: only members can read.',
+      private: true,
+      closed: true,
+      admins: [alice],
+      members: [bob],
+    })
+  }
+  let invite = get('demo_invite')
+  const design = engine.groups.get('design')
+  if (!invite || !design?.invites.includes(invite)) {
+    invite = bytesToHex(crypto.getRandomValues(new Uint8Array(6)))
+    engine.own([relayEvent(9009, 'design', [['code', invite]], engine.now())])
+    set('demo_invite', invite)
+  }
+  return {
+    groups: ['general', 'design', 'private'],
+    invite,
+    users: USERS.map((name, i) => ({ name, pubkey: pubkeys[i] as string })),
+  }
+}

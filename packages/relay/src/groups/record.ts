@@ -1,0 +1,130 @@
+/**
+ * A group's state as the relay keeps it: plain JSON-able data, replaced (never mutated) on each change,
+ * persisted as one row per group.
+ */
+export interface GroupRecord {
+  readonly id: string
+  readonly createdAt: number
+  readonly name?: string
+  readonly picture?: string
+  readonly banner?: string
+  readonly about?: string
+  readonly private: boolean
+  readonly restricted: boolean
+  readonly hidden: boolean
+  readonly closed: boolean
+  readonly livekit: boolean
+  /** Absent: every kind; empty: none. */
+  readonly supportedKinds?: readonly number[]
+  /** Tags re-emitted in 39000 as they came (zooid copies, groups_relay's unknown tags). */
+  readonly extraTags: readonly (readonly string[])[]
+  /** pubkey → lowercase role names (empty: a plain member). */
+  readonly members: Readonly<Record<string, readonly string[]>>
+  /** Outstanding single-use invite codes. */
+  readonly invites: readonly string[]
+  /** Ordered pins, `['e', id]` or `['a', address]`. */
+  readonly pins: readonly (readonly string[])[]
+  /** Join requests waiting for an admin (profiles that keep pending joins). */
+  readonly pending: readonly string[]
+  /** Pubkeys removed by a moderator (not by leaving): their joins are refused. */
+  readonly removed: readonly string[]
+  readonly deleted: boolean
+}
+
+/** A read-only snapshot of a group, as `RelayHandle.state(id)` returns it. */
+export interface GroupState {
+  readonly id: string
+  readonly createdAt: number
+  readonly name?: string
+  readonly picture?: string
+  readonly banner?: string
+  readonly about?: string
+  readonly private: boolean
+  readonly restricted: boolean
+  readonly hidden: boolean
+  readonly closed: boolean
+  readonly livekit: boolean
+  readonly supportedKinds?: number[]
+  /** Every member, admins included, sorted. */
+  readonly members: string[]
+  /** Members holding at least one role, with their roles. */
+  readonly admins: { pubkey: string; roles: string[] }[]
+  readonly invites: string[]
+  readonly pins: string[][]
+  readonly pending: string[]
+  readonly deleted: boolean
+}
+
+/** The roles that carry moderation power; other role names are labels only. */
+export const PRIVILEGED_ROLES = ['admin', 'moderator'] as const
+
+/** A new, empty group. */
+export function newGroup(
+  id: string,
+  createdAt: number,
+  flags: { private: boolean; closed: boolean },
+): GroupRecord {
+  return {
+    id,
+    createdAt,
+    private: flags.private,
+    restricted: false,
+    hidden: false,
+    closed: flags.closed,
+    livekit: false,
+    extraTags: [],
+    members: {},
+    invites: [],
+    pins: [],
+    pending: [],
+    removed: [],
+    deleted: false,
+  }
+}
+
+/** True when `pubkey` is in the group. */
+export function isMember(g: GroupRecord, pubkey: string): boolean {
+  return Object.hasOwn(g.members, pubkey)
+}
+
+/** The roles of `pubkey` (empty when a plain member or not a member). */
+export function rolesOf(g: GroupRecord, pubkey: string): readonly string[] {
+  return Object.hasOwn(g.members, pubkey) ? (g.members[pubkey] ?? []) : []
+}
+
+/** True when `pubkey` holds `role` (compared case-insensitively). */
+export function hasRole(g: GroupRecord, pubkey: string, role: string): boolean {
+  return rolesOf(g, pubkey).some((r) => r.toLowerCase() === role)
+}
+
+/** Members holding the admin role. */
+export function adminsOf(g: GroupRecord): string[] {
+  return Object.keys(g.members).filter((pk) => hasRole(g, pk, 'admin'))
+}
+
+/** The snapshot handed to callers: copies, sorted members. */
+export function snapshot(g: GroupRecord): GroupState {
+  const members = Object.keys(g.members).sort()
+  return {
+    id: g.id,
+    createdAt: g.createdAt,
+    ...(g.name !== undefined && { name: g.name }),
+    ...(g.picture !== undefined && { picture: g.picture }),
+    ...(g.banner !== undefined && { banner: g.banner }),
+    ...(g.about !== undefined && { about: g.about }),
+    private: g.private,
+    restricted: g.restricted,
+    hidden: g.hidden,
+    closed: g.closed,
+    livekit: g.livekit,
+    ...(g.supportedKinds && { supportedKinds: [...g.supportedKinds] }),
+    members,
+    admins: members
+      .filter((pk) => (g.members[pk]?.length ?? 0) > 0)
+      .map((pubkey) => ({ pubkey, roles: [...(g.members[pubkey] ?? [])] })),
+    invites: [...g.invites],
+    pins: g.pins.map((p) => [...p]),
+    pending: [...g.pending],
+    deleted: g.deleted,
+  }
+}

@@ -1,0 +1,26 @@
+import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js'
+import { generateSecretKey } from 'nostr-tools/pure'
+import { RelayOptionError } from './errors'
+
+/** Parses a secret key given as 64 hex characters or 32 bytes; throws a RelayError otherwise. */
+export function secretKeyBytes(key: string | Uint8Array): Uint8Array {
+  if (key instanceof Uint8Array) {
+    if (key.length !== 32) throw new RelayOptionError('secretKey must be 32 bytes')
+    return key
+  }
+  if (!/^[0-9a-fA-F]{64}$/.test(key)) throw new RelayOptionError('secretKey must be 64 hex characters')
+  return hexToBytes(key.toLowerCase())
+}
+
+/** Loads a key kept under `name`, or generates and keeps one. */
+export function keptKey(
+  get: (k: string) => string | undefined,
+  set: (k: string, v: string) => void,
+  name: string,
+) {
+  const stored = get(name)
+  if (stored && /^[0-9a-f]{64}$/.test(stored)) return hexToBytes(stored)
+  const fresh = generateSecretKey()
+  set(name, bytesToHex(fresh))
+  return fresh
+}

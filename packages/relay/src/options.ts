@@ -1,0 +1,37 @@
+/** The relay families whose NIP-29 behaviour this relay can reproduce (see `profiles.ts`). */
+export type RelayProfile = 'strict' | 'relay29' | 'groups_relay' | 'zooid' | 'pyramid'
+
+/**
+ * Options of {@link startRelay}. Every field is optional.
+ *
+ * @example
+ * const relay = await startRelay({ port: 0, db: ':memory:', clock: () => 1_700_000_000 })
+ */
+export interface RelayOptions {
+  /** TCP port; 0 (the default) picks a free one. */
+  port?: number
+  /** Interface to bind; '127.0.0.1' by default. */
+  host?: string
+  /** SQLite file path, or ':memory:' (the default). Files are opened in WAL mode. */
+  db?: string
+  /** The relay's signing key (hex or bytes). Without it the key is generated once and kept in the db. */
+  secretKey?: string | Uint8Array
+  /** Which relay family to imitate; 'strict' (spec-correct, fiatjaf-family strings) by default. */
+  profile?: RelayProfile
+  /** Unix seconds; `Math.floor(Date.now() / 1000)` by default. */
+  clock?: () => number
+  /** Serve this directory over plain HTTP on the same port (index.html fallback, CSP header). */
+  staticDir?: string
+  /** Seed the demo groups `general`, `design` and `private` (idempotent). */
+  demo?: boolean
+  /** Late publication: h-tagged events older than `now - lateWindow` are refused. 0 turns it off (import mode). */
+  lateWindow?: number
+  /** Minimum number of `previous` references (capped at the number of other authors' recent events). */
+  previousMinimum?: number
+  /** Per-connection EVENT rate limit; 200 events per 10 seconds by default. */
+  rateLimit?: { events: number; perSeconds: number }
+  /** Kinds accepted without an `h` tag (NIP-09 deletions, profiles, relay and group lists, app data). */
+  nonGroupKinds?: number[]
+  /** Called with one line per connection event (the CLI's --verbose). */
+  log?: (line: string) => void
+}

@@ -1,0 +1,257 @@
+import Database from 'better-sqlite3'
+import type { Filter, NostrEvent } from 'nostr-tools'
+import type { GroupRecord } from '../groups/record'
+import { SCHEMA } from './schema'
+
+/** A stored row as queries return it: the raw JSON plus the columns visibility needs. */
+export interface StoredRow {
+  json: string
+  id: string
+  pubkey: string
+  kind: number
+  created_at: number
+  grp: string | null
+}
+
+/** Outcome of {@link EventDatabase.insert}. */
+export type InsertResult = 'saved' | 'duplicate' | 'stale'
+
+/** True for replaceable kinds (0, 3, 10000–19999). */
+export function isReplaceable(kind: number): boolean {
+  return kind === 0 || kind === 3 || (kind >= 10000 && kind < 20000)
+}
+/** True for addressable kinds (30000–39999). */
+export function isAddressable(kind: number): boolean {
+  return kind >= 30000 && kind < 40000
+}
+/** True for ephemeral kinds (20000–29999): broadcast, never stored. */
+export function isEphemeral(kind: number): boolean {
+  return kind >= 20000 && kind < 30000
+}
+
+/** Tag values longer than this are not indexed (they can still be returned). */
+const MAX_INDEXED_VALUE = 512
+/** How many recently deleted ids are remembered (rule 14). */
+const DELETED_KEEP = 1024
+
+/** The group an event belongs to: its `h` tag, or the `d` of relay-signed state. */
+export function groupColumn(event: NostrEvent, relayKey: string): string | null {
+  if (event.kind >= 39000 && event.kind <= 39005 && event.pubkey === relayKey)
+    return event.tags.find((t) => t[0] === 'd')?.[1] ?? null
+  return event.tags.find((t) => t[0] === 'h')?.[1] ?? null
+}
+
+/**
+ * The relay's storage on better-sqlite3 (WAL). Synchronous by design: the relay handles one message
+ * at a time, so an EVENT's checks and its insert see the same state.
+ *
+ * @example
+ * const db = new EventDatabase(':memory:', relayKey)
+ * db.insert(event) // 'saved'
+ * db.query({ '#h': ['general'], limit: 100 })
+ */
+export class EventDatabase {
+  readonly sql: Database.Database
+  private readonly stmts
+  constructor(
+    path: string,
+    private readonly relayKey: () => string,
+  ) {
+    this.sql = new Database(path)
+    if (path !== ':memory:') this.sql.pragma('journal_mode = WAL')
+    this.sql.pragma('synchronous = NORMAL')
+    this.sql.pragma('foreign_keys = ON')
+    this.sql.exec(SCHEMA)
+    const s = this.sql
+    this.stmts = {
+      byId: s.prepare<[string], StoredRow>(
+        'SELECT json, id, pubkey, kind, created_at, grp FROM events WHERE id = ?',
+      ),
+      hasId: s.prepare<[string], { one: number }>('SELECT 1 AS one FROM events WHERE id = ?'),
+      replaceable: s.prepare<[number, string, string], { rowid: number; id: string; created_at: number }>(
+        'SELECT rowid, id, created_at FROM events WHERE kind = ? AND pubkey = ? AND d = ?',
+      ),
+      insert: s.prepare(
+        'INSERT INTO events (id, pubkey, kind, created_at, d, grp, json) VALUES (@id, @pubkey, @kind, @created_at, @d, @grp, @json)',
+      ),
+      insertTag: s.prepare('INSERT INTO tags (event, name, value, created_at) VALUES (?, ?, ?, ?)'),
+      deleteRow: s.prepare('DELETE FROM events WHERE rowid = ?'),
+      deleteId: s.prepare('DELETE FROM events WHERE id = ?'),
+      getMeta: s.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?'),
+      setMeta: s.prepare(
+        'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+      ),
+      groups: s.prepare<[], { state: string }>('SELECT state FROM groups'),
+      saveGroup: s.prepare(
+        'INSERT INTO groups (id, state) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET state = excluded.state',
+      ),
+      dropGroup: s.prepare('DELETE FROM groups WHERE id = ?'),
+      addDeleted: s.prepare('INSERT OR REPLACE INTO deleted_ids (id, at) VALUES (?, ?)'),
+      hasDeleted: s.prepare<[string], { one: number }>('SELECT 1 AS one FROM deleted_ids WHERE id = ?'),
+      trimDeleted: s.prepare(
+        `DELETE FROM deleted_ids WHERE id NOT IN (SELECT id FROM deleted_ids ORDER BY at DESC LIMIT ${DELETED_KEEP})`,
+      ),
+      ring: s.prepare<[string, number], { id: string; pubkey: string }>(
+        `SELECT e.id, e.pubkey FROM tags t JOIN events e ON e.rowid = t.event
+         WHERE t.name = 'h' AND t.value = ? ORDER BY t.created_at DESC, e.rowid DESC LIMIT ?`,
+      ),
+      groupRows: s.prepare<[string, string], { id: string }>(
+        `SELECT e.id FROM tags t JOIN events e ON e.rowid = t.event WHERE t.name IN ('h', 'd') AND t.value = ? AND e.id != ?`,
+      ),
+    }
+  }
+
+  /** Runs `fn` in one transaction. */
+  transaction<T>(fn: () => T): T {
+    return this.sql.transaction(fn)()
+  }
+
+  /** Stores an event, replacing older versions of replaceable and addressable ones (lowest id wins a tie). */
+  insert(event: NostrEvent): InsertResult {
+    if (this.stmts.hasId.get(event.id)) return 'duplicate'
+    let d: string | null = null
+    if (isReplaceable(event.kind)) d = ''
+    else if (isAddressable(event.kind)) d = event.tags.find((t) => t[0] === 'd')?.[1] ?? ''
+    if (d !== null) {
+      const old = this.stmts.replaceable.get(event.kind, event.pubkey, d)
+      if (old) {
+        const newer =
+          event.created_at > old.created_at || (event.created_at === old.created_at && event.id < old.id)
+        if (!newer) return 'stale'
+        this.stmts.deleteRow.run(old.rowid)
+      }
+    }
+    const info = this.stmts.insert.run({
+      id: event.id,
+      pubkey: event.pubkey,
+      kind: event.kind,
+      created_at: event.created_at,
+      d,
+      grp: groupColumn(event, this.relayKey()),
+      json: JSON.stringify(event),
+    })
+    const rowid = Number(info.lastInsertRowid)
+    const seen = new Set<string>()
+    for (const tag of event.tags) {
+      const [name, value] = tag
+      if (
+        name === undefined ||
+        name.length !== 1 ||
+        typeof value !== 'string' ||
+        value.length > MAX_INDEXED_VALUE
+      )
+        continue
+      const key = `${name}\u0000${value}`
+      if (seen.has(key)) continue
+      seen.add(key)
+      this.stmts.insertTag.run(rowid, name, value, event.created_at)
+    }
+    return 'saved'
+  }
+
+  get(id: string): StoredRow | undefined {
+    return this.stmts.byId.get(id)
+  }
+
+  /** Deletes events by id; returns how many were removed. */
+  deleteIds(ids: readonly string[]): number {
+    let n = 0
+    for (const id of ids) n += this.stmts.deleteId.run(id).changes
+    return n
+  }
+
+  /** The newest stored version of an addressable event, if any. */
+  latest(kind: number, pubkey: string, d: string): StoredRow | undefined {
+    const row = this.stmts.replaceable.get(kind, pubkey, d)
+    return row ? this.stmts.byId.get(row.id) : undefined
+  }
+
+  /** Events matching one NIP-01 filter, newest first (lowest id first within a second). */
+  query(filter: Filter, limit: number, offset = 0): StoredRow[] {
+    const where: string[] = []
+    const params: (string | number)[] = []
+    const tagFilters = Object.entries(filter).filter(
+      (e): e is [string, string[]] => e[0].startsWith('#') && e[0].length === 2 && Array.isArray(e[1]),
+    )
+    for (const [, values] of tagFilters) if (values.length === 0) return []
+    if (filter.ids?.length === 0 || filter.authors?.length === 0 || filter.kinds?.length === 0) return []
+    const drive =
+      tagFilters.find(([k]) => k === '#h') ?? tagFilters.find(([k]) => k === '#d') ?? tagFilters[0]
+    let from = 'events e'
+    let ts = 'e.created_at'
+    if (drive && !filter.ids) {
+      from = 'tags t JOIN events e ON e.rowid = t.event'
+      ts = 't.created_at'
+      where.push(`t.name = ? AND t.value IN (${drive[1].map(() => '?').join(',')})`)
+      params.push(drive[0].slice(1), ...drive[1])
+    }
+    const list = (col: string, values: readonly (string | number)[]) => {
+      where.push(`${col} IN (${values.map(() => '?').join(',')})`)
+      params.push(...values)
+    }
+    if (filter.ids) list('e.id', filter.ids)
+    if (filter.authors) list('e.pubkey', filter.authors)
+    if (filter.kinds) list('e.kind', filter.kinds)
+    if (filter.since !== undefined) {
+      where.push(`${ts} >= ?`)
+      params.push(filter.since)
+    }
+    if (filter.until !== undefined) {
+      where.push(`${ts} <= ?`)
+      params.push(filter.until)
+    }
+    for (const [key, values] of tagFilters) {
+      if (drive && key === drive[0] && !filter.ids) continue
+      where.push(
+        `EXISTS (SELECT 1 FROM tags x WHERE x.event = e.rowid AND x.name = ? AND x.value IN (${values.map(() => '?').join(',')}))`,
+      )
+      params.push(key.slice(1), ...values)
+    }
+    const sql = `SELECT e.json, e.id, e.pubkey, e.kind, e.created_at, e.grp FROM ${from}
+      ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${ts} DESC, e.id ASC LIMIT ? OFFSET ?`
+    params.push(limit, offset)
+    return this.sql.prepare<(string | number)[], StoredRow>(sql).all(...params)
+  }
+
+  /** The newest `n` events of a group (any kind, any author), newest first: the `previous` ring. */
+  ring(groupId: string, n: number): { id: string; pubkey: string }[] {
+    return this.stmts.ring.all(groupId, n)
+  }
+
+  /** Deletes every `#h` and `#d` event of a group except `keepId`; returns the deleted ids. */
+  deleteGroupEvents(groupId: string, keepId: string): string[] {
+    const ids = this.stmts.groupRows.all(groupId, keepId).map((r) => r.id)
+    this.deleteIds(ids)
+    return ids
+  }
+
+  getMeta(key: string): string | undefined {
+    return this.stmts.getMeta.get(key)?.value
+  }
+  setMeta(key: string, value: string): void {
+    this.stmts.setMeta.run(key, value)
+  }
+
+  loadGroups(): GroupRecord[] {
+    return this.stmts.groups.all().map((r) => JSON.parse(r.state) as GroupRecord)
+  }
+  saveGroup(g: GroupRecord): void {
+    this.stmts.saveGroup.run(g.id, JSON.stringify(g))
+  }
+  dropGroup(id: string): void {
+    this.stmts.dropGroup.run(id)
+  }
+
+  /** Remembers ids deleted by moderators or authors, so they cannot be published again (rule 14). */
+  rememberDeleted(ids: readonly string[], at: number): void {
+    for (const id of ids) this.stmts.addDeleted.run(id, at)
+    this.stmts.trimDeleted.run()
+  }
+  wasDeleted(id: string): boolean {
+    return !!this.stmts.hasDeleted.get(id)
+  }
+
+  close(): void {
+    this.sql.close()
+  }
+}
