@@ -13,7 +13,11 @@ export function Dialog(props: { title: string; onClose: () => void; children: Re
     if (!dialog) return
     const opener = document.activeElement as HTMLElement | null
     dialog.showModal()
-    const closed = () => onClose()
+    // StrictMode mounts twice: a close queued by the first cleanup arrives after the second
+    // showModal(), when the dialog is open again, and must not close it.
+    const closed = () => {
+      if (!dialog.open) onClose()
+    }
     dialog.addEventListener('close', closed)
     return () => {
       dialog.removeEventListener('close', closed)

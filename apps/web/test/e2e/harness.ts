@@ -8,7 +8,7 @@ import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { type RelayHandle, type RelayOptions, startRelay } from '@roost/relay'
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
-import { inject } from 'vitest'
+import { inject, onTestFailed } from 'vitest'
 import { distDir, webRoot } from '../../server/build'
 
 export const resultsDir = join(webRoot, 'test-results')
@@ -140,4 +140,13 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
     }))
   })
   return result.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+}
+
+/** On a failed test, saves `test-results/failed-<test>-<n>.png` for each page given. */
+export function screenshotsOnFailure(people: () => Person[]): void {
+  onTestFailed(async ({ task }) => {
+    const slug = task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 60)
+    let n = 0
+    for (const p of people()) await screenshot(p.page, `failed-${slug}-${n++}`).catch(() => undefined)
+  })
 }

@@ -1,0 +1,84 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
+import {
+  newPerson,
+  type Person,
+  type Stack,
+  screenshot,
+  screenshotsOnFailure,
+  signUp,
+  startStack,
+} from './harness'
+
+let stack: Stack
+let ada: Person
+let bob: Person
+beforeAll(async () => {
+  stack = await startStack({ demo: true })
+  ada = await newPerson(stack)
+  bob = await newPerson(stack)
+  await signUp(stack, ada, 'Ada')
+  await signUp(stack, bob, 'Bob')
+})
+afterAll(async () => {
+  await stack?.close()
+})
+
+async function send(person: Person, text: string) {
+  const box = person.page.getByRole('textbox', { name: /^Message / })
+  await box.fill(text)
+  await box.press('Enter')
+}
+
+function messageIn(person: Person, text: string) {
+  return person.page.getByRole('log', { name: 'Messages' }).locator('article', { hasText: text })
+}
+
+describe('chatting in the open group', () => {
+  beforeEach(() => screenshotsOnFailure(() => [ada, bob]))
+  test('browse the relay, join the open group in one click, send, and another person sees it live', async () => {
+    const { page } = ada
+    await page.getByRole('button', { name: 'Browse groups' }).first().click()
+    await page.getByRole('list', { name: 'Groups on this relay' }).getByText('General').waitFor()
+    await screenshot(page, 'browse')
+    await page.getByRole('button', { name: 'Join General' }).click()
+    await page.getByRole('heading', { name: /General/ }).waitFor()
+    // The demo history is there, from the relay.
+    await messageIn(ada, 'Welcome to Roost!').waitFor()
+    await send(ada, 'Hello from Ada')
+    await messageIn(ada, 'Hello from Ada').waitFor()
+    // The sidebar lists the group as a member.
+    await page
+      .getByRole('navigation', { name: 'Groups' })
+      .getByRole('button', { name: /^General/ })
+      .waitFor()
+
+    // Bob joins by group code and sees Ada's message from the relay.
+    await bob.page.getByRole('button', { name: 'Join a group' }).click()
+    await bob.page.getByLabel('Group link or code').fill(`${stack.relay.url}'general`)
+    await bob.page.getByRole('button', { name: 'Join', exact: true }).click()
+    await bob.page.getByRole('heading', { name: /General/ }).waitFor()
+    await messageIn(bob, 'Hello from Ada').waitFor()
+
+    // Live: Ada writes again while Bob has the group open.
+    await send(ada, 'Are you there, Bob?')
+    await messageIn(bob, 'Are you there, Bob?').waitFor()
+    await send(bob, 'Yes!')
+    await messageIn(ada, 'Yes!').waitFor()
+    // Names come from kind 0.
+    await messageIn(ada, 'Yes!').getByText('Bob').first().waitFor()
+    await screenshot(ada.page, 'group')
+    expect(ada.errors).toEqual([])
+    expect(bob.errors).toEqual([])
+  })
+
+  test('a message whose content is HTML renders as text and runs nothing', async () => {
+    const payload = '<img src=x onerror=alert(1)>'
+    await send(ada, payload)
+    const row = messageIn(bob, payload)
+    await row.waitFor()
+    expect(await row.locator('.body').textContent()).toBe(payload)
+    expect(await row.locator('.body img').count()).toBe(0)
+    expect(ada.dialogs).toEqual([])
+    expect(bob.dialogs).toEqual([])
+  })
+})
