@@ -49,8 +49,14 @@ export function buildMessage(id: string, content: string, opts?: MessageOptions)
   const eTags: string[][] = []
   const qTags: string[][] = []
   for (const target of targets as ReplyTarget[]) {
+    if (typeof target !== 'string' && (typeof target !== 'object' || target === null)) {
+      throw new InvalidArgumentError('replyTo', 'replyTo must be event ids or { id, pubkey?, relay? }')
+    }
     const t = typeof target === 'string' ? { id: target } : target
     assertHex64(t.id, 'replyTo')
+    if (t.relay !== undefined && typeof t.relay !== 'string') {
+      throw new InvalidArgumentError('replyTo.relay', 'replyTo.relay must be a string')
+    }
     eTags.push(['e', t.id])
     if (t.pubkey !== undefined)
       qTags.push(['q', t.id, t.relay ?? '', assertHex64(t.pubkey, 'replyTo.pubkey')])
@@ -86,6 +92,9 @@ export function buildReaction(
 
 export function buildJoinRequest(id: string, opts?: JoinOptions): EventTemplate {
   const tags: string[][] = []
+  if (opts?.code !== undefined && typeof opts.code !== 'string') {
+    throw new InvalidArgumentError('code', 'the invite code must be a string')
+  }
   if (opts?.code !== undefined && opts.code !== '') tags.push(['code', opts.code])
   return groupTemplate(KINDS.joinRequest, id, opts?.reason ?? '', tags, opts)
 }
@@ -133,6 +142,7 @@ export function buildComment(
   }
   if (typeof content !== 'string') throw new InvalidArgumentError('content', 'content must be a string')
   const hint = opts?.relay ?? ''
+  if (typeof hint !== 'string') throw new InvalidArgumentError('relay', 'relay must be a string')
   const tags = [
     ['E', root.id, hint, root.pubkey],
     ['K', String(root.kind)],

@@ -40,6 +40,9 @@ export function metadataTags(fields: GroupMetadataFields): string[][] {
   }
   for (const flag of FLAGS) if (fields[flag] === true) tags.push([flag])
   if (fields.supportedKinds !== undefined) {
+    if (!Array.isArray(fields.supportedKinds)) {
+      throw new InvalidArgumentError('supportedKinds', 'supportedKinds must be an array of kinds')
+    }
     for (const k of fields.supportedKinds) {
       if (!Number.isInteger(k) || k < 0) {
         throw new InvalidArgumentError('supportedKinds', 'supportedKinds must be non-negative integers')
@@ -52,6 +55,9 @@ export function metadataTags(fields: GroupMetadataFields): string[][] {
       throw new InvalidArgumentError('parent', 'parent must be a non-empty group id')
     }
     tags.push(['parent', fields.parent])
+  }
+  if (fields.children !== undefined && !Array.isArray(fields.children)) {
+    throw new InvalidArgumentError('children', 'children must be an array of group ids')
   }
   for (const child of fields.children ?? []) {
     if (typeof child !== 'string' || child === '') {
@@ -69,6 +75,8 @@ export function buildPutUser(
   opts?: ModerationOptions,
 ): EventTemplate {
   assertHex64(pubkey, 'pubkey')
+  if (roles !== undefined && !Array.isArray(roles))
+    throw new InvalidArgumentError('roles', 'roles must be an array')
   for (const role of roles ?? []) {
     if (typeof role !== 'string' || role.trim() === '') {
       throw new InvalidArgumentError('roles', 'roles must be non-empty strings')

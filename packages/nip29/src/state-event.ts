@@ -26,7 +26,7 @@ export function checkEvent(event: NostrEvent, kind: number): CheckedEvent {
     throw new InvalidEventError(
       'wrong-kind',
       kind,
-      `expected a kind ${kind} event, got kind ${String(e.kind)}`,
+      `expected a kind ${kind} event, got ${typeof e.kind === 'number' ? `kind ${e.kind}` : `a kind of type ${typeof e.kind}`}`,
     )
   }
   return {

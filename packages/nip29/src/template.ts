@@ -1,4 +1,5 @@
 import type { EventTemplate } from 'nostr-tools'
+import { InvalidArgumentError } from './errors'
 
 /** Options every group builder takes. */
 export interface BuilderOptions {
@@ -19,9 +20,12 @@ export interface ModerationOptions extends BuilderOptions {
 
 /** The values of a `previous` option, with a leading `'previous'` tag name stripped. */
 export function previousValues(previous: readonly string[] | undefined): string[] {
-  if (!previous) return []
+  if (previous === undefined) return []
+  if (!Array.isArray(previous) || !previous.every((v) => typeof v === 'string')) {
+    throw new InvalidArgumentError('previous', 'previous must be the previous tag or an array of id prefixes')
+  }
   const values = previous[0] === 'previous' ? previous.slice(1) : previous.slice()
-  return values.filter((v) => typeof v === 'string' && v !== '')
+  return values.filter((v) => v !== '')
 }
 
 /** Unix seconds now (the one clock read in this package; every builder takes `createdAt` instead). */
@@ -40,8 +44,16 @@ export function groupTemplate(
   tags: string[][],
   opts: BuilderOptions | undefined,
 ): EventTemplate {
+  if (opts !== undefined && (typeof opts !== 'object' || opts === null)) {
+    throw new InvalidArgumentError('opts', 'options must be an object')
+  }
+  if (typeof content !== 'string') throw new InvalidArgumentError('content', 'content must be a string')
+  const createdAt = opts?.createdAt ?? nowSeconds()
+  if (!Number.isSafeInteger(createdAt) || createdAt < 0) {
+    throw new InvalidArgumentError('createdAt', 'createdAt must be a non-negative integer (unix seconds)')
+  }
   const all: string[][] = [['h', id], ...tags]
   const previous = previousValues(opts?.previous)
   if (previous.length > 0) all.push(['previous', ...previous])
-  return { kind, content, tags: all, created_at: opts?.createdAt ?? nowSeconds() }
+  return { kind, content, tags: all, created_at: createdAt }
 }

@@ -116,6 +116,9 @@ describe('GroupMetadata.parse', () => {
     expect(reason(signed(aliceSecret, 39000, [['d', ' ']]))).toBe('bad-d')
     expect(reason(null)).toBe('malformed')
     expect(reason({ kind: 39000 })).toBe('malformed')
+    // A kind that cannot be turned into text (found by fast-check) still gets the typed error.
+    expect(reason({ kind: Object.create(null), tags: [] })).toBe('wrong-kind')
+    expect(reason({ kind: { toString: 1 }, tags: [] })).toBe('wrong-kind')
   })
 
   it('naddr round-trips through GroupReference, with and without an invite code', () => {

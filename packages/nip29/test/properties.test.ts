@@ -428,3 +428,73 @@ describe('TimelineWindow properties', () => {
     )
   })
 })
+
+describe('builders throw nothing but typed errors, and what they return is a signable template', () => {
+  const id = GroupId.parse('g')
+  const arg = fc.oneof(
+    fc.anything(),
+    anyString,
+    hex64,
+    fc.array(fc.oneof(hex64, anyString), { maxLength: 3 }),
+    fc.record(
+      {
+        id: fc.oneof(hex64, anyString),
+        pubkey: fc.oneof(hex64, anyString),
+        kind: fc.oneof(fc.nat(), fc.anything()),
+        relay: fc.oneof(anyString, fc.anything()),
+        previous: fc.oneof(fc.array(anyString, { maxLength: 3 }), fc.anything()),
+        createdAt: fc.oneof(fc.nat(), fc.anything()),
+        replyTo: fc.anything(),
+        code: fc.oneof(anyString, fc.anything()),
+        reason: fc.oneof(anyString, fc.anything()),
+        name: fc.oneof(anyString, fc.anything()),
+        supportedKinds: fc.oneof(fc.array(fc.nat()), fc.anything()),
+        children: fc.oneof(fc.array(anyString), fc.anything()),
+        parent: fc.oneof(anyString, fc.anything()),
+        closed: fc.anything(),
+      },
+      { requiredKeys: [] },
+    ),
+  )
+  type Call = (a: unknown, b: unknown, c: unknown, d: unknown) => unknown
+  const calls: Call[] = [
+    (a, b) => id.message(a as string, b as never),
+    (a, b, c) => id.reaction(a as never, b as string, c as never),
+    (a) => id.joinRequest(a as never),
+    (a) => id.leaveRequest(a as never),
+    (a, b, c) => id.thread(a as string, b as string, c as never),
+    (a, b, c, d) => id.comment(a as never, b as never, c as string, d as never),
+    (a, b, c) => id.putUser(a as string, b as never, c as never),
+    (a, b) => id.removeUser(a as string, b as never),
+    (a, b) => id.editMetadata(a as never, b as never),
+    (a, b) => id.deleteEvent(a as string, b as never),
+    (a) => id.createGroup(a as never),
+    (a) => id.deleteGroup(a as never),
+    (a, b) => id.createInvite(a as never, b as never),
+    (a, b) => id.pin(a as never, b as never),
+  ]
+
+  it('on arbitrary arguments', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...calls), arg, arg, arg, arg, (call, a, b, c, d) => {
+        let t: unknown
+        try {
+          t = call(a, b, c, d)
+        } catch (err) {
+          if (!(err instanceof RoostError)) throw err
+          return
+        }
+        const template = t as { kind: unknown; content: unknown; tags: unknown; created_at: unknown }
+        expect(Number.isInteger(template.kind)).toBe(true)
+        expect(typeof template.content).toBe('string')
+        expect(Number.isSafeInteger(template.created_at)).toBe(true)
+        expect(Array.isArray(template.tags)).toBe(true)
+        for (const tag of template.tags as unknown[]) {
+          expect(Array.isArray(tag) && tag.every((v) => typeof v === 'string')).toBe(true)
+        }
+        expect((template.tags as string[][])[0]).toEqual(['h', 'g'])
+      }),
+      { numRuns: 3000 },
+    )
+  })
+})
