@@ -3,7 +3,10 @@ import { isHex64 } from './hex'
 import { KINDS } from './kinds'
 import { checkStateEvent } from './state-event'
 
-/** One `["p", pubkey, role…]` entry of a 39001 or 39002 list. */
+/**
+ * One `["p", pubkey, role…]` entry of a 39001 or 39002 list.
+ * @example admins.entries[0] // { pubkey: 'ab…', roles: ['secretary', 'gardener'] }
+ */
 export interface RoleEntry {
   pubkey: string
   /** The roles as the relay wrote them (empty strings dropped). */

@@ -4,10 +4,13 @@ import { assertHex64 } from './hex'
 import { KINDS } from './kinds'
 import { type BuilderOptions, groupTemplate } from './template'
 
-/** A message being replied to: its id, or its id with the author and a relay hint for the `q` tag. */
+/**
+ * A message being replied to: its id, or its id with the author and a relay hint for the `q` tag.
+ * @example id.message('yes', { replyTo: { id: parent.id, pubkey: parent.pubkey, relay: key.relay } })
+ */
 export type ReplyTarget = string | { id: string; pubkey?: string; relay?: string }
 
-/** Options of {@link GroupId.message}. */
+/** Options of {@link GroupId.message}. @example { replyTo: parent.id, previous } */
 export interface MessageOptions extends BuilderOptions {
   /**
    * The message(s) this one replies to. Each gets an `["e", id]` tag (what NIP-29 clients read)
@@ -16,7 +19,7 @@ export interface MessageOptions extends BuilderOptions {
   replyTo?: ReplyTarget | readonly ReplyTarget[]
 }
 
-/** Options of {@link GroupId.joinRequest}. */
+/** Options of {@link GroupId.joinRequest}. @example { code: ref.invite, reason: 'hi' } */
 export interface JoinOptions extends BuilderOptions {
   /** The invite code (from `naddr…?invite=<code>`), sent as `["code", code]`. */
   code?: string
@@ -24,18 +27,18 @@ export interface JoinOptions extends BuilderOptions {
   reason?: string
 }
 
-/** Options of {@link GroupId.leaveRequest}. */
+/** Options of {@link GroupId.leaveRequest}. @example { reason: 'bye' } */
 export interface LeaveOptions extends BuilderOptions {
   reason?: string
 }
 
-/** Options of {@link GroupId.comment}. */
+/** Options of {@link GroupId.comment}. @example { relay: key.relay, previous } */
 export interface CommentOptions extends BuilderOptions {
   /** A relay hint for the `E`/`e` tags (usually the group's relay). */
   relay?: string
 }
 
-/** The event a reaction targets. */
+/** The event a reaction targets (a whole NostrEvent fits). @example id.reaction(message, '+') */
 export interface ReactionTarget {
   id: string
   pubkey: string

@@ -54,7 +54,7 @@ export class InvalidRelayUrlError extends RoostError {
   }
 }
 
-/** Why {@link GroupReference.parse} rejected an input. */
+/** Why {@link GroupReference.parse} rejected an input. @example if (err.reason === 'missing-relay') … */
 export type InvalidReferenceReason =
   | 'empty'
   | 'bad-bech32'
@@ -82,7 +82,7 @@ export class InvalidReferenceError extends RoostError {
   }
 }
 
-/** Why an event parser rejected an event. */
+/** Why an event parser rejected an event. @example if (err.reason === 'wrong-kind') … */
 export type InvalidEventReason = 'malformed' | 'wrong-kind' | 'missing-d' | 'bad-d'
 
 /**

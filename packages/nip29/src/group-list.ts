@@ -5,7 +5,10 @@ import { tryNormalizeRelayUrl } from './relay-url'
 import { checkEvent } from './state-event'
 import { nowSeconds } from './template'
 
-/** One group of a 10009 list: `["group", id, relay, name?]`. */
+/**
+ * One group of a 10009 list: `["group", id, relay, name?]`.
+ * @example list.upsert({ id: 'general', relay: 'wss://groups.example.com', name: 'General' })
+ */
 export interface GroupListEntry {
   id: string
   /** The normalized relay URL. */

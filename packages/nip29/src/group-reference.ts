@@ -7,7 +7,7 @@ import { KINDS } from './kinds'
 import { encodeGroupNaddr, readInvite, withInvite } from './naddr'
 import { normalizeRelayUrl, tryNormalizeRelayUrl } from './relay-url'
 
-/** The parts of a {@link GroupReference}. */
+/** The parts of a {@link GroupReference}. @example new GroupReference({ id: 'g', relay: 'wss://r.example' }) */
 export interface GroupReferenceInit {
   id: GroupId | string
   relay: string

@@ -2,7 +2,10 @@ import { InvalidArgumentError } from './errors'
 
 const HEX64 = /^[0-9a-f]{64}$/
 
-/** True when `value` is 64 lowercase hex characters (a pubkey or event id). */
+/**
+ * True when `value` is 64 lowercase hex characters (a pubkey or event id).
+ * @example isHex64(event.pubkey) // true
+ */
 export function isHex64(value: unknown): value is string {
   return typeof value === 'string' && HEX64.test(value)
 }

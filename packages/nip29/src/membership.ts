@@ -8,6 +8,9 @@ import { KINDS } from './kinds'
  * - `member`: added by a 9000, listed in 39002, or told `duplicate:` on joining;
  * - `refused`: the relay refused our 9021, with its text in `reason`;
  * - `removed`: removed by a 9001, or our 9022 was accepted.
+ *
+ * @example
+ * if (membership.status === 'refused') showError(membership.reason)
  */
 export type Membership =
   | { status: 'unknown' }
@@ -16,7 +19,7 @@ export type Membership =
   | { status: 'refused'; reason: string }
   | { status: 'removed' }
 
-/** Options of {@link foldMembership}. */
+/** Options of {@link foldMembership}. @example { trusted: (pk) => pk === relayKey || admins.contains(pk) } */
 export interface FoldOptions {
   /**
    * Which authors to believe for 9000/9001/39002 (e.g. the relay key and the admins). Without it,

@@ -8,6 +8,8 @@ import { groupTemplate, type ModerationOptions } from './template'
  * The positive metadata fields of a group, as a 9002 carries them and a 39000 reports them.
  * An absent flag means its default (public, unrestricted, visible, open, no LiveKit).
  * `supportedKinds`: `undefined` means "all kinds" (no tag); `[]` means none (an AV-only group).
+ *
+ * @example id.editMetadata({ name: 'Pizza', closed: true, supportedKinds: [9, 11, 1111, 7] })
  */
 export interface GroupMetadataFields {
   name?: string

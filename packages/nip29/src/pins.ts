@@ -3,7 +3,10 @@ import { isHex64 } from './hex'
 import { KINDS } from './kinds'
 import { checkStateEvent } from './state-event'
 
-/** One pinned item: an event id (`e`) or an address `<kind>:<pubkey>:<d>` (`a`). */
+/**
+ * One pinned item: an event id (`e`) or an address `<kind>:<pubkey>:<d>` (`a`).
+ * @example pins.pins[0] // { type: 'e', value: 'ab…' }
+ */
 export interface GroupPin {
   type: 'e' | 'a'
   value: string

@@ -3,7 +3,7 @@ import { sameRole } from './admins'
 import { KINDS } from './kinds'
 import { checkStateEvent } from './state-event'
 
-/** A role a relay defines for a group. */
+/** A role a relay defines for a group. @example { name: 'moderator', description: 'can delete' } */
 export interface GroupRole {
   name: string
   description?: string

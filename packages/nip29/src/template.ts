@@ -1,7 +1,7 @@
 import type { EventTemplate } from 'nostr-tools'
 import { InvalidArgumentError } from './errors'
 
-/** Options every group builder takes. */
+/** Options every group builder takes. @example { previous: window.previousTag(me), createdAt: now } */
 export interface BuilderOptions {
   /**
    * Timeline references: the tag from {@link TimelineWindow.previousTag} (`['previous', …]`) or
@@ -12,7 +12,7 @@ export interface BuilderOptions {
   createdAt?: number
 }
 
-/** Options of the moderation builders (kinds 9000–9010). */
+/** Options of the moderation builders (kinds 9000–9010). @example { reason: 'spam', previous } */
 export interface ModerationOptions extends BuilderOptions {
   /** Why; goes into `content`, which NIP-29 leaves free for a reason. */
   reason?: string

@@ -1,7 +1,10 @@
 import type { NostrEvent } from 'nostr-tools'
 import { isHex64 } from './hex'
 
-/** At most this many `previous` references go into one tag. */
+/**
+ * At most this many `previous` references go into one tag (the spec recommends at least 3).
+ * @example window.previousTag(me)!.length <= 1 + MAX_PREVIOUS // true
+ */
 export const MAX_PREVIOUS = 3
 
 /**
