@@ -1,5 +1,6 @@
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react'
 import type { Answer, MessageItem } from '../model/types'
+import { Icon } from './Icon'
 import { useDisplayName } from './Name'
 
 function ReplyingTo(props: { message: MessageItem; onCancel: () => void }) {
@@ -10,7 +11,7 @@ function ReplyingTo(props: { message: MessageItem; onCancel: () => void }) {
         Replying to <strong>{name}</strong>: {props.message.content.slice(0, 80)}
       </span>
       <button type="button" className="icon-btn" aria-label="Cancel reply" onClick={props.onCancel}>
-        ✕
+        <Icon name="close" size={14} />
       </button>
     </div>
   )

@@ -1,4 +1,5 @@
 import { type ReactNode, useEffect, useId, useRef } from 'react'
+import { Icon } from './Icon'
 
 /**
  * A native modal `<dialog>`: the browser traps focus, Escape closes it, and focus returns to
@@ -37,7 +38,7 @@ export function Dialog(props: { title: string; onClose: () => void; children: Re
             {props.title}
           </h2>
           <button type="button" className="icon-btn" aria-label="Close" onClick={() => ref.current?.close()}>
-            ✕
+            <Icon name="close" />
           </button>
         </div>
         {props.children}

@@ -6,6 +6,7 @@ import { Avatar } from './Avatar'
 import { Composer } from './Composer'
 import { AnswerNotice } from './Dialog'
 import { EditGroupDialog } from './EditGroupDialog'
+import { Icon } from './Icon'
 import { InviteDialog } from './InviteDialog'
 import type { MessageActions } from './MessageRow'
 import { Timeline } from './Timeline'
@@ -120,7 +121,7 @@ function GroupMenu(props: {
         aria-controls={open ? id : undefined}
         onClick={() => setOpen((o) => !o)}
       >
-        Group ▾
+        Group <Icon name="chevron" size={16} />
       </button>
       {open ? (
         <div
@@ -213,7 +214,7 @@ export function GroupView(props: {
           aria-pressed={props.side?.type === 'members'}
           onClick={() => onSide(props.side?.type === 'members' ? undefined : { type: 'members' })}
         >
-          👥 {detail.members.length}
+          <Icon name="people" /> {detail.members.length}
         </button>
         <GroupMenu
           detail={detail}

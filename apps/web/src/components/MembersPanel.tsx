@@ -2,6 +2,7 @@ import { useState } from 'react'
 import type { GroupHandle } from '../model/api'
 import type { Answer, GroupDetail, Member } from '../model/types'
 import { AnswerNotice } from './Dialog'
+import { Icon } from './Icon'
 import { PersonAvatar, PersonName } from './Name'
 
 function MemberRow(props: {
@@ -53,7 +54,7 @@ export function MembersPanel(props: {
       <div className="side-head">
         <h2 id="members-title">People</h2>
         <button type="button" className="icon-btn" aria-label="Close people" onClick={props.onClose}>
-          ✕
+          <Icon name="close" />
         </button>
       </div>
       <div className="side-body">

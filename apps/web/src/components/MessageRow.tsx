@@ -1,6 +1,7 @@
 import { memo } from 'react'
 import { formatFull, formatTime } from '../lib/format'
 import type { MessageItem } from '../model/types'
+import { Icon } from './Icon'
 import { PersonAvatar, PersonName, useDisplayName } from './Name'
 import { RichText } from './RichText'
 
@@ -24,7 +25,7 @@ function Quote(props: { quoted?: MessageItem; id: string; onClick?: (id: string)
       onClick={() => props.onClick?.(props.id)}
       aria-label={`In reply to ${props.quoted ? name : 'a message'}: ${text.slice(0, 80)}`}
     >
-      ↩ {props.quoted ? <strong>{name}</strong> : null} {text.slice(0, 140)}
+      <Icon name="reply" size={13} /> {props.quoted ? <strong>{name}</strong> : null} {text.slice(0, 140)}
     </button>
   )
 }
@@ -85,7 +86,7 @@ export const MessageRow = memo(function MessageRow(props: {
         {m.kind === 11 && !props.inThread ? (
           <div className="thread-link">
             <button type="button" className="btn small" onClick={() => a.onOpenThread?.(m)}>
-              {m.replies ? `${m.replies} ${m.replies === 1 ? 'reply' : 'replies'}` : 'Reply in thread'} →
+              {m.replies ? `${m.replies} ${m.replies === 1 ? 'reply' : 'replies'}` : 'Reply in thread'}
             </button>
           </div>
         ) : null}
@@ -105,7 +106,7 @@ export const MessageRow = memo(function MessageRow(props: {
           ))}
           {a.onReply ? (
             <button type="button" className="icon-btn" aria-label="Reply" onClick={() => a.onReply?.(m)}>
-              ↩
+              <Icon name="reply" />
             </button>
           ) : null}
           {m.kind === 11 && a.onOpenThread && !props.inThread ? (
@@ -115,7 +116,7 @@ export const MessageRow = memo(function MessageRow(props: {
               aria-label="Open thread"
               onClick={() => a.onOpenThread?.(m)}
             >
-              💬
+              <Icon name="thread" />
             </button>
           ) : null}
           {a.onDelete ? (
@@ -125,7 +126,7 @@ export const MessageRow = memo(function MessageRow(props: {
               aria-label="Delete message"
               onClick={() => a.onDelete?.(m)}
             >
-              🗑
+              <Icon name="trash" />
             </button>
           ) : null}
         </div>

@@ -1,6 +1,7 @@
 import { useAppSnapshot } from '../hooks'
 import type { Access, GroupSummary } from '../model/types'
 import { Avatar } from './Avatar'
+import { Icon } from './Icon'
 import { PersonAvatar, PersonName } from './Name'
 
 /** How a group's access state reads in the sidebar, or undefined for a plain member. */
@@ -89,13 +90,13 @@ export function Sidebar(props: {
       </nav>
       <div className="sidebar-actions">
         <button type="button" className="btn" onClick={props.onJoin}>
-          ＋ Join a group
+          <Icon name="plus" /> Join a group
         </button>
         <button type="button" className="btn" onClick={props.onBrowse}>
-          ⌕ Browse groups
+          <Icon name="search" /> Browse groups
         </button>
         <button type="button" className="btn" onClick={props.onCreate}>
-          ✎ Create a group
+          <Icon name="edit" /> Create a group
         </button>
       </div>
       <div className="me">
@@ -107,7 +108,7 @@ export function Sidebar(props: {
           aria-label="Settings and account"
           onClick={props.onSettings}
         >
-          ⚙
+          <Icon name="settings" />
         </button>
       </div>
     </aside>

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react'
 import type { GroupHandle } from '../model/api'
 import type { GroupDetail } from '../model/types'
 import { Composer } from './Composer'
+import { Icon } from './Icon'
 import { type MessageActions, MessageRow } from './MessageRow'
 
 /** A kind 11 thread and its kind 1111 replies (NIP-22), beside the timeline. */
@@ -33,7 +34,7 @@ export function ThreadPanel(props: {
       <div className="side-head">
         <h2 id="thread-title">Thread{thread?.root.title ? `: ${thread.root.title}` : ''}</h2>
         <button type="button" className="icon-btn" aria-label="Close thread" onClick={props.onClose}>
-          ✕
+          <Icon name="close" />
         </button>
       </div>
       <div className="side-body">

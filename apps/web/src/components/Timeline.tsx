@@ -2,6 +2,7 @@ import { useVirtualizer } from '@tanstack/react-virtual'
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef } from 'react'
 import { formatDay, sameDay } from '../lib/format'
 import type { MessageItem } from '../model/types'
+import { Icon } from './Icon'
 import { type MessageActions, MessageRow } from './MessageRow'
 
 type Row =
@@ -139,7 +140,7 @@ export function Timeline(props: {
           className="btn primary small jump"
           onClick={() => virtualizer.scrollToIndex(newIndex, { align: 'start' })}
         >
-          ↑ Jump to new messages
+          <Icon name="arrowUp" size={14} /> Jump to new messages
         </button>
       ) : null}
       <div

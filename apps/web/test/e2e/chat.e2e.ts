@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import {
+  messageIn,
   newPerson,
   type Person,
   type Stack,
   screenshot,
   screenshotsOnFailure,
+  send,
   signUp,
   startStack,
 } from './harness'
@@ -22,16 +24,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack?.close()
 })
-
-async function send(person: Person, text: string) {
-  const box = person.page.getByRole('textbox', { name: /^Message / })
-  await box.fill(text)
-  await box.press('Enter')
-}
-
-function messageIn(person: Person, text: string) {
-  return person.page.getByRole('log', { name: 'Messages' }).locator('article', { hasText: text })
-}
 
 describe('chatting in the open group', () => {
   beforeEach(() => screenshotsOnFailure(() => [ada, bob]))

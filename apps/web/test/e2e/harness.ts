@@ -7,6 +7,7 @@ import { mkdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { type RelayHandle, type RelayOptions, startRelay } from '@roost/relay'
+import { getPublicKey, nip19 } from 'nostr-tools'
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
 import { inject, onTestFailed } from 'vitest'
 import { distDir, webRoot } from '../../server/build'
@@ -43,6 +44,9 @@ export async function startStack(opts: Partial<RelayOptions> = {}): Promise<Stac
 export interface Person {
   context: BrowserContext
   page: Page
+  name?: string
+  nsec?: string
+  pubkey?: string
   /** Uncaught page errors and `alert()`s seen so far: an e2e test fails if either appears. */
   errors: string[]
   dialogs: string[]
@@ -77,6 +81,7 @@ function watch(context: BrowserContext, page: Page): Person {
 
 /** Signs up through the UI with a new key and a display name; returns the exported nsec. */
 export async function signUp(stack: Stack, person: Person, name: string): Promise<string> {
+  person.name = name
   const { page } = person
   await page.goto(stack.base)
   await page.getByRole('tab', { name: 'New key' }).click()
@@ -86,7 +91,43 @@ export async function signUp(stack: Stack, person: Person, name: string): Promis
   await page.getByLabel('I have saved my secret key').check()
   await page.getByRole('button', { name: 'Continue' }).click()
   await page.getByRole('navigation', { name: 'Groups' }).waitFor()
+  person.nsec = nsec
+  person.pubkey = pubkeyOfNsec(nsec)
   return nsec
+}
+
+export function pubkeyOfNsec(nsec: string): string {
+  const decoded = nip19.decode(nsec)
+  if (decoded.type !== 'nsec') throw new Error('not an nsec')
+  return getPublicKey(decoded.data)
+}
+
+/** Types into the group's message box and presses Enter. */
+export async function send(person: Person, text: string): Promise<void> {
+  const box = person.page.getByRole('textbox', { name: /^Message / })
+  await box.fill(text)
+  await box.press('Enter')
+}
+
+/** A message row in the open group's timeline. */
+export function messageIn(person: Person, text: string) {
+  return person.page.getByRole('log', { name: 'Messages' }).locator('article', { hasText: text })
+}
+
+/** Opens the join dialog, pastes `input` (naddr, link or group code) and joins. */
+export async function joinByCode(person: Person, input: string): Promise<void> {
+  const { page } = person
+  await page.getByRole('button', { name: 'Join a group' }).click()
+  await page.getByLabel('Group link or code').fill(input)
+  await page.getByRole('button', { name: 'Join', exact: true }).click()
+  await page.getByRole('dialog').waitFor({ state: 'detached' })
+}
+
+/** The sidebar entry of a group (its accessible name starts with the group name). */
+export function sidebarGroup(person: Person, name: string) {
+  return person.page
+    .getByRole('navigation', { name: 'Groups' })
+    .getByRole('button', { name: new RegExp(`^${name}`) })
 }
 
 /** Signs in by pasting an nsec. */
@@ -97,6 +138,8 @@ export async function signInWithNsec(stack: Stack, person: Person, nsec: string)
   await page.getByLabel('Secret key (nsec)').fill(nsec)
   await page.getByRole('button', { name: 'Sign in' }).click()
   await page.getByRole('navigation', { name: 'Groups' }).waitFor()
+  person.nsec = nsec
+  person.pubkey = pubkeyOfNsec(nsec)
 }
 
 /** Saves `test-results/<name>.png`. */

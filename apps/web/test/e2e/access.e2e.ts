@@ -1,0 +1,74 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
+import {
+  joinByCode,
+  messageIn,
+  newPerson,
+  type Person,
+  type Stack,
+  screenshot,
+  screenshotsOnFailure,
+  send,
+  signUp,
+  startStack,
+} from './harness'
+
+let stack: Stack
+let ada: Person
+let bob: Person
+beforeAll(async () => {
+  stack = await startStack({ demo: true })
+  ada = await newPerson(stack)
+  bob = await newPerson(stack)
+  await signUp(stack, ada, 'Ada')
+  await signUp(stack, bob, 'Bob')
+})
+afterAll(async () => {
+  await stack?.close()
+})
+beforeEach(() => screenshotsOnFailure(() => [ada, bob]))
+
+describe('closed and private groups', () => {
+  test('a closed group refuses a join without a code, shows the reason, and takes the code on retry', async () => {
+    const { page } = bob
+    await joinByCode(bob, `${stack.relay.url}'design`)
+    const banner = page.getByTestId('access')
+    await banner.getByText('group is closed, you need an invite code').waitFor()
+    // The sidebar says so too.
+    await page
+      .getByRole('navigation', { name: 'Groups' })
+      .getByRole('button', { name: /Design.*Refused: restricted: group is closed/ })
+      .waitFor()
+    await screenshot(page, 'refused')
+
+    await banner.getByLabel('Invite code').fill(stack.relay.demo!.invite)
+    await banner.getByRole('button', { name: 'Try again' }).click()
+    await page.getByTestId('access').waitFor({ state: 'detached' })
+    await expect.poll(() => stack.relay.state('design')?.members.includes(bob.pubkey!)).toBe(true)
+    await send(bob, 'Hi designers')
+    await messageIn(bob, 'Hi designers').waitFor()
+  })
+
+  test('a private group is unreadable without membership and readable after NIP-42 auth as a member', async () => {
+    const code = await stack.relay.createInvite('private')
+    const naddrLink = await privateLink(code)
+    // Ada joins with the invite link; the relay asks for AUTH on the private group and the client answers.
+    await joinByCode(ada, naddrLink)
+    await ada.page.getByRole('heading', { name: /Private/ }).waitFor()
+    await send(ada, 'Members only')
+    await messageIn(ada, 'Members only').waitFor()
+    expect(stack.relay.state('private')?.members).toContain(ada.pubkey)
+
+    // Bob, not a member, is refused (no code), and never sees the message.
+    await joinByCode(bob, `${stack.relay.url}'private`)
+    await bob.page
+      .getByTestId('access')
+      .getByText(/restricted|closed/)
+      .waitFor()
+    expect(await messageIn(bob, 'Members only').count()).toBe(0)
+  })
+})
+
+async function privateLink(code: string): Promise<string> {
+  const { naddrEncode } = await import('nostr-tools/nip19')
+  return `${naddrEncode({ kind: 39000, pubkey: stack.relay.pubkey, identifier: 'private', relays: [stack.relay.url] })}?invite=${code}`
+}
