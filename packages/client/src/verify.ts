@@ -9,6 +9,7 @@ import { verifiedSymbol as pureSymbol, verifyEvent } from 'nostr-tools/pure'
  * point the caller took `verifiedSymbol` from, and nostr-tools' own `verifyEvent` skips our events.
  */
 const BRANDS: readonly symbol[] = [...new Set([verifiedSymbol, rootSymbol, pureSymbol])] as symbol[]
+const [B0, B1 = B0, B2 = B0] = BRANDS as [symbol, symbol?, symbol?]
 
 /**
  * True when the event carries the verified brand (from us or from nostr-tools, any entry point).
@@ -18,8 +19,7 @@ const BRANDS: readonly symbol[] = [...new Set([verifiedSymbol, rootSymbol, pureS
  */
 export function isVerified(event: NostrEvent): boolean {
   const e = event as unknown as Record<symbol, unknown>
-  for (const s of BRANDS) if (e[s] === true) return true
-  return false
+  return e[B0] === true || e[B1] === true || e[B2] === true
 }
 
 /**
