@@ -287,8 +287,10 @@ export class ReadStateEngine {
       return this.finish()
     }
     const candidate = this.candidate()
-    if (this.lastPublished?.slotId === this._slotId && sameContexts(candidate, this.lastPublished.contexts)) {
-      // Suppression: the relays already hold exactly this.
+    if (this.heldAtOwnSlot(blobs, candidate)) {
+      // Suppression (spec rule 3): the merged result is identical to our blob as a write relay
+      // returned it just now. Comparing with what a relay returned, not with what we remember
+      // sending, keeps a lost or never-stored publish from being suppressed forever.
       this.cycle = undefined
       if (this.changeSeq === cycle.seq) this.clearPending()
       this.flushRequested = false
@@ -523,6 +525,22 @@ export class ReadStateEngine {
         if (isDominated(key, this.merged, this.parentOf)) continue
         return true
       }
+    }
+    return false
+  }
+
+  /** `true` when a version of our blob at our slot in `blobs` holds exactly `contexts`. */
+  private heldAtOwnSlot(blobs: readonly BlobInput[], contexts: Contexts): boolean {
+    for (const input of blobs) {
+      const slot = readSlot(input.event, { pubkey: this.pubkey, maxContentLength: this.maxContentLength })
+      if (!slot.ok || slot.slotId !== this._slotId || typeof input.plaintext !== 'string') continue
+      const parsed = parseBlob(input.plaintext)
+      if (
+        parsed.ok &&
+        parsed.blob.clientId === this._clientId &&
+        sameContexts(parsed.blob.contexts, contexts)
+      )
+        return true
     }
     return false
   }
