@@ -118,7 +118,6 @@ export async function main(argv: string[]): Promise<void> {
     out.push(`  demo groups:      ${relay.demo.groups.join(', ')}`)
     out.push(`  design invite:    ${relay.demo.invite}`)
   }
-  process.stdout.write(`${out.join('\n')}\n`)
   let stopping = false
   const stop = (signal: string) => {
     if (stopping) return
@@ -128,4 +127,5 @@ export async function main(argv: string[]): Promise<void> {
   }
   process.on('SIGINT', () => stop('SIGINT'))
   process.on('SIGTERM', () => stop('SIGTERM'))
+  process.stdout.write(`${out.join('\n')}\n`)
 }

@@ -454,9 +454,12 @@ class Engine {
       let g = this.groups.get(gid)
       if (verdict.moderation && (g || event.kind === 9007)) {
         const applied = applyEvent(g, event, this.policy)
-        if (applied.deleteIds.length > 0) {
-          this.db.deleteIds(applied.deleteIds)
-          this.db.rememberDeleted(applied.deleteIds, this.now())
+        const targets = applied.deleteIds.filter(
+          (id) => this.policy.deleteScope === 'any' || this.db.get(id)?.grp === gid,
+        )
+        if (targets.length > 0) {
+          this.db.deleteIds(targets)
+          this.db.rememberDeleted(targets, this.now())
           this.rings.delete(gid)
         }
         if (applied.deleteGroup) {

@@ -1,0 +1,108 @@
+import { spawn } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+import { parseCli } from '../src/cli'
+import { connect, fetch, h, publish, user } from './helpers'
+
+const BIN = fileURLToPath(new URL('../bin/roost-relay.mjs', import.meta.url))
+
+function run(args: string[]) {
+  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+  let out = ''
+  let err = ''
+  child.stdout.on('data', (d) => {
+    out += d
+  })
+  child.stderr.on('data', (d) => {
+    err += d
+  })
+  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+  const waitFor = (re: RegExp) =>
+    new Promise<RegExpMatchArray>((resolve, reject) => {
+      const check = () => {
+        const m = out.match(re)
+        if (m) resolve(m)
+      }
+      child.stdout.on('data', check)
+      child.on('exit', () => reject(new Error(`exited before ${re}: ${out}${err}`)))
+      check()
+    })
+  return { child, exit, waitFor, output: () => out, errors: () => err }
+}
+
+describe('roost-relay CLI', () => {
+  it('parses every option and refuses bad ones', () => {
+    expect(
+      parseCli([
+        '--port',
+        '0',
+        '--host',
+        '127.0.0.1',
+        '--db',
+        ':memory:',
+        '--secret-key',
+        'ab'.repeat(32),
+        '--profile',
+        'pyramid',
+        '--static',
+        'dist',
+        '--demo',
+        '--verbose',
+        '--late-window',
+        '0',
+      ]),
+    ).toEqual({
+      ok: true,
+      verbose: true,
+      options: {
+        port: 0,
+        host: '127.0.0.1',
+        db: ':memory:',
+        secretKey: 'ab'.repeat(32),
+        profile: 'pyramid',
+        staticDir: 'dist',
+        demo: true,
+        lateWindow: 0,
+      },
+    })
+    expect(parseCli([])).toMatchObject({ ok: true, options: { port: 7777, db: '.roost/relay.db' } })
+    expect(parseCli(['--help'])).toEqual({ ok: false, help: true })
+    expect(parseCli(['--port', 'x'])).toMatchObject({ ok: false, error: expect.stringMatching(/--port/) })
+    expect(parseCli(['--profile', 'nope'])).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/profile/),
+    })
+    expect(parseCli(['--secret-key', 'zz'])).toMatchObject({ ok: false })
+    expect(parseCli(['--wat'])).toMatchObject({ ok: false, help: false })
+  })
+
+  it('serves a usable relay with --demo, prints the invite code, logs at --verbose and exits 0 on SIGTERM', async () => {
+    const p = run(['--port', '0', '--db', ':memory:', '--demo', '--verbose'])
+    const [, url] = await p.waitFor(/listening on (ws:\/\/\S+)/)
+    const [, code] = await p.waitFor(/design invite:\s+(\S+)/)
+    const c = await connect(url!)
+    const listing = await fetch(c, [{ kinds: [39000] }])
+    expect(listing.events.map((e) => e.tags[0]![1]).sort()).toEqual(['design', 'general', 'private'])
+    expect((await publish(c, user().sign({ kind: 9021, tags: h('design', ['code', code!]) }))).ok).toBe(true)
+    c.close()
+    p.child.kill('SIGTERM')
+    expect(await p.exit).toBe(0)
+    expect(p.errors()).toMatch(/connect 127\.0\.0\.1/)
+  })
+
+  it('prints usage for --help (exit 0) and for a bad flag (exit 2)', async () => {
+    const help = run(['--help'])
+    expect(await help.exit).toBe(0)
+    expect(help.output()).toMatch(/Usage: roost-relay/)
+    const bad = run(['--profile', 'nope'])
+    expect(await bad.exit).toBe(2)
+    expect(bad.errors()).toMatch(/unknown --profile/)
+  })
+
+  it('exits 0 on SIGINT', async () => {
+    const p = run(['--port', '0', '--db', ':memory:'])
+    await p.waitFor(/listening on/)
+    p.child.kill('SIGINT')
+    expect(await p.exit).toBe(0)
+  })
+})

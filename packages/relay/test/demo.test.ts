@@ -1,0 +1,41 @@
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { connect, fetch, h, publish, relay, user } from './helpers'
+
+describe('demo seed', () => {
+  it('creates general (open, with history), design (closed, with an invite) and private (private+closed)', async () => {
+    const r = await relay({ demo: true })
+    expect(r.demo?.groups).toEqual(['general', 'design', 'private'])
+    expect(r.state('general')).toMatchObject({ closed: false, private: false, name: 'General' })
+    expect(r.state('design')).toMatchObject({ closed: true, private: false })
+    expect(r.state('private')).toMatchObject({ closed: true, private: true })
+    expect(r.state('design')?.invites).toContain(r.demo?.invite)
+    const c = await connect(r.url)
+    const history = await fetch(c, [{ kinds: [9], '#h': ['general'] }])
+    expect(history.events.length).toBeGreaterThanOrEqual(3)
+    const users = new Set(r.demo?.users.map((u) => u.pubkey))
+    for (const e of history.events) expect(users.has(e.pubkey)).toBe(true)
+    const listing = await fetch(c, [{ kinds: [39000] }])
+    expect(listing.events.map((e) => e.tags[0]![1]).sort()).toEqual(['design', 'general', 'private'])
+    // A newcomer can join design with the printed code.
+    const newcomer = user()
+    expect(
+      (await publish(c, newcomer.sign({ kind: 9021, tags: h('design', ['code', r.demo!.invite]) }))).ok,
+    ).toBe(true)
+  })
+
+  it('is idempotent: a second start on the same db keeps the same groups, users and an unused code', async () => {
+    const db = join(mkdtempSync(join(tmpdir(), 'roost-demo-')), 'demo.db')
+    const first = await relay({ db, demo: true })
+    const c = await connect(first.url)
+    const count = (await fetch(c, [{ '#h': ['general'] }])).events.length
+    const info = first.demo
+    await first.close()
+    const second = await relay({ db, demo: true })
+    expect(second.demo).toEqual(info)
+    const c2 = await connect(second.url)
+    expect((await fetch(c2, [{ '#h': ['general'] }])).events.length).toBe(count)
+  })
+})

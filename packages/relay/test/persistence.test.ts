@@ -1,0 +1,65 @@
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { connect, fetch, h, publish, relay, user } from './helpers'
+
+const tempDb = () => join(mkdtempSync(join(tmpdir(), 'roost-relay-')), 'relay.db')
+
+describe('persistence', () => {
+  it('a restart on the same file and port keeps groups, roles, members, codes, events and the key', async () => {
+    const db = tempDb()
+    const first = await relay({ db, previousMinimum: 0 })
+    const port = Number(new URL(first.url).port)
+    const admin = user()
+    const m = user()
+    const c1 = await connect(first.url)
+    const g = await first.createGroup({ name: 'Kept', closed: true, admins: [admin.pk] })
+    const code = await first.createInvite(g)
+    await first.createInvite(g, 'second')
+    expect((await publish(c1, m.sign({ kind: 9021, tags: h(g, ['code', code]) }))).ok).toBe(true)
+    await publish(c1, admin.sign({ kind: 9000, tags: h(g, ['p', m.pk, 'moderator']) }))
+    const msg = m.sign({ kind: 9, tags: h(g), content: 'still here' })
+    await publish(c1, msg)
+    const before = first.state(g)
+    const key = first.pubkey
+    await first.close()
+
+    const second = await relay({ db, port, previousMinimum: 0 })
+    expect(second.url).toBe(first.url)
+    expect(second.pubkey).toBe(key)
+    expect(second.state(g)).toEqual(before)
+    expect(second.state(g)?.invites).toEqual(['second'])
+    const c2 = await connect(second.url)
+    expect((await fetch(c2, [{ ids: [msg.id] }])).events).toHaveLength(1)
+    const meta = await fetch(c2, [{ kinds: [39000], '#d': [g] }])
+    expect(meta.events[0]?.pubkey).toBe(key)
+    expect(await publish(c2, m.sign({ kind: 9021, tags: h(g, ['code', code]), content: 'again' }))).toEqual({
+      ok: false,
+      message: 'duplicate: already a member',
+    })
+    // State keeps strictly increasing created_at across the restart.
+    const old39002 = (await fetch(c2, [{ kinds: [39002], '#d': [g] }])).events[0]!
+    await publish(c2, admin.sign({ kind: 9001, tags: h(g, ['p', m.pk]) }))
+    const new39002 = (await fetch(c2, [{ kinds: [39002], '#d': [g] }])).events[0]!
+    expect(new39002.created_at).toBeGreaterThan(old39002.created_at)
+  })
+
+  it('a given secretKey wins over the kept one; without one the kept key is reused', async () => {
+    const db = tempDb()
+    const first = await relay({ db })
+    const kept = first.pubkey
+    await first.close()
+    const given = await relay({ db, secretKey: '01'.repeat(32) })
+    expect(given.pubkey).not.toBe(kept)
+    await given.close()
+    const again = await relay({ db })
+    expect(again.pubkey).toBe(kept)
+  })
+
+  it(':memory: relays start empty with a fresh key each time', async () => {
+    const a = await relay()
+    const b = await relay()
+    expect(a.pubkey).not.toBe(b.pubkey)
+  })
+})
