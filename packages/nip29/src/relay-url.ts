@@ -42,8 +42,8 @@ export function normalizeRelayUrl(url: string): string {
   if (parsed.username !== '' || parsed.password !== '') {
     throw new InvalidRelayUrlError(url, 'a relay URL must not carry a user name or password')
   }
-  if (parsed.hostname === '') throw new InvalidRelayUrlError(url, `"${input}" has no host`)
-  // WHATWG URL already lowercases the host and drops the scheme's default port.
+  // ws and wss are WHATWG "special" schemes: the parser has already refused an empty host,
+  // lowercased the host and dropped the scheme's default port.
   const path = parsed.pathname.replace(/\/+$/, '')
   return `${parsed.protocol}//${parsed.host}${path}${parsed.search}`
 }

@@ -55,6 +55,10 @@ describe('GroupId.message', () => {
     expect(() => id.message('x', { replyTo: 'nope' })).toThrow(InvalidArgumentError)
     expect(() => id.message('x', { replyTo: { id: parent.id, pubkey: 'x' } })).toThrow(InvalidArgumentError)
     expect(() => id.message(5 as unknown as string)).toThrow(InvalidArgumentError)
+    expect(() => id.message('x', { replyTo: { id: parent.id, relay: 5 as unknown as string } })).toThrow(
+      InvalidArgumentError,
+    )
+    expect(() => id.message('x', { replyTo: [null as unknown as string] })).toThrow(InvalidArgumentError)
   })
 })
 
