@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { type RelayHandle, type RelayOptions, startRelay } from '@roost/relay'
 import { WebSocket } from 'ws'
 import {
@@ -52,6 +55,13 @@ export class Harness {
     })
     this.defer(() => roost.close())
     return Object.assign(roost, { signer })
+  }
+
+  /** A fresh temporary directory, removed after the test. */
+  tmp(): string {
+    const dir = mkdtempSync(join(tmpdir(), 'roost-client-'))
+    this.defer(() => rmSync(dir, { recursive: true, force: true }))
+    return dir
   }
 
   async close(): Promise<void> {
@@ -140,4 +150,52 @@ export function untilRegistry(roost: Roost, predicate: () => boolean, ms = 5_000
 
 export function groupCode(relay: RelayHandle, id: string): string {
   return `${relay.url}'${id}`
+}
+
+/** Frames seen on the wire by a client, for asserting what a relay said. */
+export interface WireLog {
+  sent: string[]
+  received: string[]
+}
+
+/** The real `ws` WebSocket, recording every frame in `log` (observation only, nothing is altered). */
+export function recordingWebSocket(log: WireLog): typeof globalThis.WebSocket {
+  class Recording extends WebSocket {
+    constructor(url: string | URL, protocols?: string | string[]) {
+      super(url, protocols)
+      this.addEventListener('message', (e) => {
+        log.received.push(String(e.data))
+      })
+    }
+    override send(data: Parameters<WebSocket['send']>[0], ...rest: unknown[]): void {
+      log.sent.push(String(data))
+      ;(WebSocket.prototype.send as (...a: unknown[]) => void).call(this, data, ...rest)
+    }
+  }
+  return Recording as unknown as typeof globalThis.WebSocket
+}
+
+/** `OK false` messages in a wire log, as [event id, message]. */
+export function refusals(log: WireLog): [string, string][] {
+  const out: [string, string][] = []
+  for (const frame of log.received) {
+    const msg = JSON.parse(frame) as unknown[]
+    if (msg[0] === 'OK' && msg[2] === false) out.push([String(msg[1]), String(msg[3])])
+  }
+  return out
+}
+
+/** A network switch for one client: while `offline`, new sockets fail to connect (a closed port). */
+export interface Gate {
+  offline: boolean
+}
+
+/** The real `ws` WebSocket behind a {@link Gate}: the fault injected is "the network is down". */
+export function gatedWebSocket(gate: Gate): typeof globalThis.WebSocket {
+  class Gated extends WebSocket {
+    constructor(url: string | URL, protocols?: string | string[]) {
+      super(gate.offline ? 'ws://127.0.0.1:9' : url, protocols)
+    }
+  }
+  return Gated as unknown as typeof globalThis.WebSocket
 }

@@ -60,9 +60,12 @@ function tagValue(event: NostrEvent, name: string): string | undefined {
   return event.tags.find((t) => t[0] === name)?.[1]
 }
 
-/** Matches the fiatjaf-family `previous` rejections ("previous id '…' wasn't found in this relay/group"). */
+/**
+ * Matches `previous` rejections: the fiatjaf family's "previous id '…' wasn't found in this
+ * relay/group" and a minimum-count "at least 3 previous references are required".
+ */
 export function isPreviousRejection(message: string): boolean {
-  return /previous/i.test(message) && /(wasn'?t|not) found|unknown|missing/i.test(message)
+  return /previous/i.test(message) && /(wasn'?t|not) found|unknown|missing|required/i.test(message)
 }
 
 /** Turns a failed publish result into the typed error a caller branches on. */
@@ -476,22 +479,30 @@ export class Group {
     // The window is read now, synchronously: what we have seen when the user pressed send.
     let attempt = await this.publishOnce(build(this.window.previousTag(this.ctx.me)))
     if (!attempt.result.ok && !attempt.result.timedOut && isPreviousRejection(attempt.result.message)) {
+      const named = [...attempt.result.message.matchAll(/'([0-9a-f]{1,64})'/g)].map((m) => m[1]!)
       await this.refreshWindow()
-      attempt = await this.publishOnce(build(this.window.previousTag(this.ctx.me)))
+      const fresh = this.window.previousTag(this.ctx.me)?.filter((v) => !named.includes(v))
+      attempt = await this.publishOnce(build(fresh && fresh.length > 1 ? fresh : undefined))
     }
     if (!attempt.result.ok) throw publishError(attempt.result, this.timeout)
     this.ingest(attempt.event)
     return attempt.event
   }
 
-  /** Rebuilds the `previous` window from the relay's newest 50 events of the group. */
+  /**
+   * Rebuilds the `previous` window from the relay's newest 50 events of the group. When a full
+   * page comes back, events of its oldest second are left out: relays check against the last 50
+   * events in arrival order, and a REQ orders ties by id, so those may already be out of the ring.
+   */
   async refreshWindow(): Promise<void> {
     const events = await this.ctx.pool.fetch([this.key.relay], [this.key.id.timelineFilter(50)])
-    events.sort((a, b) => a.created_at - b.created_at || (a.id < b.id ? 1 : -1))
+    const mine = events.filter((e) => tagValue(e, 'h') === this.key.id.value)
+    let boundary = Number.NEGATIVE_INFINITY
+    if (mine.length >= 50) boundary = Math.min(...mine.map((e) => e.created_at))
     const fresh = new TimelineWindow(50)
-    for (const e of events) if (tagValue(e, 'h') === this.key.id.value) fresh.push(e)
-    this.window = fresh
+    for (const e of mine) if (e.created_at > boundary) fresh.push(e)
     this.ingestMany(events)
+    this.window = fresh
   }
 
   private assertCanSend(kind: number): void {

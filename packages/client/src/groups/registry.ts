@@ -385,6 +385,7 @@ export class GroupsRegistry {
       now,
     )
     const answered = !result!.timedOut && result!.failure !== 'unreachable'
+    if (result!.ok) group.ingest(request) // the relay's ring holds it: keep the window in step
     if (answered && membership) group.setLocalMembership(membership, now)
     await this.upsertListed(key, group)
     if (!answered) throw publishError(result!, this.opts.publishTimeout ?? pool.publishTimeout)

@@ -356,13 +356,17 @@ export class Connection {
       }, timeoutMs)
     })
     try {
-      return await Promise.race([deadline, this.send(event, timeoutMs, false)])
+      return await Promise.race([deadline, this.send(event, timeoutMs, {})])
     } finally {
       clearTimeout(timer)
     }
   }
 
-  private async send(event: NostrEvent, timeoutMs: number, retried: boolean): Promise<PublishResult> {
+  private async send(
+    event: NostrEvent,
+    timeoutMs: number,
+    retried: { auth?: boolean; connection?: boolean },
+  ): Promise<PublishResult> {
     let relay: PolicyRelay
     try {
       relay = await this.ensure()
@@ -376,13 +380,19 @@ export class Connection {
       return { ok: true, relay: this.url, message: message ?? '' }
     } catch (err) {
       const message = errorText(err)
-      if (message.startsWith('auth-required:') && !retried) {
-        if (await this.authenticate()) return this.send(event, timeoutMs, true)
+      if (message.startsWith('auth-required:') && !retried.auth) {
+        if (await this.authenticate()) return this.send(event, timeoutMs, { ...retried, auth: true })
         return { ok: false, relay: this.url, failure: 'auth', message }
       }
       if (message === 'publish timed out') return new Promise(() => {}) // the deadline answers
-      const unreachable = /^relay connection|^Tried to send message/.test(message)
-      return { ok: false, relay: this.url, failure: unreachable ? 'unreachable' : 'refused', message }
+      if (/^relay connection|^Tried to send message/.test(message)) {
+        // The socket died under the event. Sending the same signed event again is harmless.
+        if (!retried.connection) return this.send(event, timeoutMs, { ...retried, connection: true })
+        return { ok: false, relay: this.url, failure: 'unreachable', message }
+      }
+      if (retried.connection && message.startsWith('duplicate:'))
+        return { ok: true, relay: this.url, message }
+      return { ok: false, relay: this.url, failure: 'refused', message }
     }
   }
 

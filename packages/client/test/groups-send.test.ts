@@ -1,0 +1,110 @@
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { CannotSendError, PublishRefusedError } from '../src'
+import { SqliteEventStore } from '../src/sqlite'
+import { groupCode, Harness, recordingWebSocket, refusals, until, type WireLog } from './helpers'
+
+const h = new Harness()
+afterEach(() => h.close())
+
+describe('sending', () => {
+  it('a stale `previous` window is refused, refreshed from the relay, and the retry succeeds (relay29)', async () => {
+    // One fake clock for the relay and both clients, ticking once per message, so that
+    // created_at order is arrival order (a REQ cannot reproduce the relay's arrival ring within
+    // one second: it orders ties by id).
+    let t = 1_900_000_000
+    const clock = () => t
+    const relay = await h.relay({ profile: 'relay29', clock })
+    const id = await relay.createGroup({ name: 'Busy' })
+    const path = join(h.tmp(), 'alice.db')
+    const bob = h.roost({ clock })
+    const b = await bob.groups.join(groupCode(relay, id))
+    await until(b, (s) => s.membership.status === 'member')
+
+    const alice1 = h.roost({ clock, store: SqliteEventStore.open(path) })
+    const a1 = await alice1.groups.join(groupCode(relay, id))
+    await until(a1, (s) => s.membership.status === 'member')
+    for (let i = 0; i < 3; i++) {
+      t++
+      await b.sendMessage(`old ${i}`)
+    }
+    await until(a1, (s) => s.messages.filter((m) => m.content.startsWith('old')).length === 3)
+    await alice1.close()
+
+    // While Alice is away the group moves on: the relay's ring of 50 no longer holds what she saw.
+    for (let i = 0; i < 52; i++) {
+      t++
+      await b.sendMessage(`new ${i}`)
+    }
+
+    const log: WireLog = { sent: [], received: [] }
+    const alice2 = h.roost({
+      clock,
+      signer: alice1.signer,
+      store: SqliteEventStore.open(path),
+      pool: { websocket: recordingWebSocket(log) },
+    })
+    await alice2.groups.ready
+    const a2 = alice2.groups.group(groupCode(relay, id))!
+    expect(a2.snapshot().messages.map((m) => m.content)).toContain('old 2') // from the cache, before any network
+    t++
+    const sent = await a2.sendMessage('back again') // the window still holds the old events
+
+    const refused = refusals(log)
+    expect(refused).toHaveLength(1)
+    expect(refused[0]![1]).toMatch(/^blocked: previous id '[0-9a-f]{8}' wasn't found in this relay$/)
+    const previous = sent.tags.find((t) => t[0] === 'previous')!.slice(1)
+    expect(previous).toHaveLength(3)
+    const bobs = await bob.pool.fetch(
+      [relay.url],
+      [{ '#h': [id], authors: [await bob.signer.getPublicKey()], limit: 3 }],
+    )
+    expect(previous.sort()).toEqual(bobs.map((e) => e.id.slice(0, 8)).sort()) // Bob's three newest
+    await until(b, (s) => s.messages.some((m) => m.id === sent.id))
+  })
+
+  it('a late message (clock behind the relay’s window) is refused with the relay’s text and not shown', async () => {
+    const relay = await h.relay({ profile: 'strict', lateWindow: 60 })
+    const id = await relay.createGroup({ name: 'Clock' })
+    let skew = 0
+    const erin = h.roost({ clock: () => Math.floor(Date.now() / 1000) - skew })
+    const g = await erin.groups.join(groupCode(relay, id))
+    await until(g, (s) => s.membership.status === 'member')
+    skew = 3600
+    const err = await g.sendMessage('an hour late').catch((e: unknown) => e)
+    expect(err).toBeInstanceOf(PublishRefusedError)
+    expect((err as PublishRefusedError).relayMessage).toBe('blocked: event too old')
+    expect((err as PublishRefusedError).prefix).toBe('blocked')
+    expect(g.snapshot().messages.some((m) => m.content === 'an hour late')).toBe(false)
+  })
+
+  it('canSend says why not: supported_kinds without 9, or a restricted group we are not in', async () => {
+    const relay = await h.relay({ profile: 'strict' })
+    const noChat = await relay.createGroup({ name: 'Threads only', supportedKinds: [11, 1111, 7] })
+    const restricted = await relay.createGroup({ name: 'Announcements', restricted: true, closed: true })
+    const frank = h.roost()
+    const g1 = await frank.groups.join(groupCode(relay, noChat))
+    await until(g1, (s) => s.metadata !== undefined && s.membership.status === 'member')
+    expect(g1.canSend()).toEqual({ ok: false, reason: 'unsupported-kind', detail: expect.any(String) })
+    expect(g1.canSend(11)).toEqual({ ok: true })
+    await expect(g1.sendMessage('nope')).rejects.toBeInstanceOf(CannotSendError)
+    const thread = await g1.postThread('Plans', 'What next?')
+    await g1.comment(thread, thread, 'first!')
+    const t = await until(g1, (s) => s.threads[0]?.comments.length === 1)
+    expect(t.threads[0]!.root.thread).toEqual({
+      title: 'Plans',
+      comments: 1,
+      lastCommentAt: expect.any(Number),
+    })
+    expect(t.messages.map((m) => m.kind)).toEqual([11]) // comments live in the thread, not the channel
+
+    const g2 = await frank.groups.join(groupCode(relay, restricted))
+    const s2 = g2.snapshot()
+    expect(s2.membership.status).toBe('refused')
+    expect(s2.canSend).toEqual({
+      ok: false,
+      reason: 'refused',
+      detail: s2.membership.status === 'refused' ? s2.membership.reason : '',
+    })
+  })
+})
