@@ -4,7 +4,12 @@ import { AbstractSimplePool } from 'nostr-tools/pool'
 import { generateSecretKey } from 'nostr-tools/pure'
 import { nobleVerifier, type Verifier } from '../verify'
 import { checkSigned } from './check-signed'
-import { InvalidBunkerUrlError, SignerRefusedError, SignerTimeoutError } from './errors'
+import {
+  InvalidBunkerUrlError,
+  SignerRefusedError,
+  SignerTimeoutError,
+  SignerUnavailableError,
+} from './errors'
 import type { Signer } from './signer'
 
 /** Options for {@link Nip46Signer.connect}. */
@@ -130,6 +135,11 @@ export class Nip46Signer implements Signer {
       return await Promise.race([fn(), timedOut])
     } catch (e) {
       if (e instanceof SignerTimeoutError) throw e
+      // The request is published with Promise.any over the bunker relays: all of them failed.
+      if (e instanceof AggregateError) {
+        const why = e.errors.map((x) => (x instanceof Error ? x.message : String(x))).join('; ')
+        throw new SignerUnavailableError(`${method}: no bunker relay took the request (${why})`)
+      }
       // BunkerSigner rejects with the bunker's bare error string, or an Error of its own.
       const text = e instanceof Error ? e.message : typeof e === 'string' ? e : JSON.stringify(e)
       throw new SignerRefusedError(`${method}: ${text}`)
