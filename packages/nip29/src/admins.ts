@@ -1,7 +1,7 @@
 import type { NostrEvent } from 'nostr-tools'
 import { isHex64 } from './hex'
 import { KINDS } from './kinds'
-import { checkStateEvent } from './state-event'
+import { checkStateEvent, type StateParseOptions } from './state-event'
 
 /**
  * One `["p", pubkey, role…]` entry of a 39001 or 39002 list.
@@ -56,11 +56,12 @@ export class GroupAdmins {
   }
 
   /**
-   * @throws {InvalidEventError} for another kind or a missing `d` tag.
+   * @throws {InvalidEventError} for another kind, a missing `d` tag, or (with `opts.relayKey`)
+   * another author.
    * @example GroupAdmins.parse(event).entries
    */
-  static parse(event: NostrEvent): GroupAdmins {
-    const e = checkStateEvent(event, KINDS.admins)
+  static parse(event: NostrEvent, opts?: StateParseOptions): GroupAdmins {
+    const e = checkStateEvent(event, KINDS.admins, opts)
     return new GroupAdmins(e.id, e.pubkey, e.createdAt, readRoleEntries(e.tags))
   }
 

@@ -83,11 +83,11 @@ export class InvalidReferenceError extends RoostError {
 }
 
 /** Why an event parser rejected an event. @example if (err.reason === 'wrong-kind') … */
-export type InvalidEventReason = 'malformed' | 'wrong-kind' | 'missing-d' | 'bad-d'
+export type InvalidEventReason = 'malformed' | 'wrong-kind' | 'wrong-author' | 'missing-d' | 'bad-d'
 
 /**
- * An event handed to a parser that is not the kind it parses, lacks its `d` tag, or is not an
- * event at all.
+ * An event handed to a parser that is not the kind it parses, lacks its `d` tag, is not by the
+ * expected relay key, or is not an event at all.
  *
  * @example
  * GroupMetadata.parse(kind9Event) // throws InvalidEventError, reason 'wrong-kind'

@@ -1,4 +1,4 @@
-import { InvalidRelayUrlError } from './errors'
+import { InvalidReferenceError } from './errors'
 import { GroupId } from './group-id'
 import { normalizeRelayUrl } from './relay-url'
 
@@ -28,12 +28,16 @@ export class GroupKey {
   /**
    * Inverts {@link GroupKey.toString}: splits at the first `'` (relay URLs never contain one).
    * A scheme-less relay means `wss://`.
+   * @throws {InvalidReferenceError} (`bad-group-code`) without a `'`; {InvalidRelayUrlError} or
+   * {InvalidGroupIdError} for a bad part.
    * @example GroupKey.parse("wss://groups.example.com'general").id.value // 'general'
    */
   static parse(s: string): GroupKey {
-    if (typeof s !== 'string') throw new InvalidRelayUrlError(s, 'a group key must be a string')
+    if (typeof s !== 'string')
+      throw new InvalidReferenceError('bad-group-code', 'a group key must be a string')
     const at = s.indexOf("'")
-    if (at < 0) throw new InvalidRelayUrlError(s, `"${s}" is not a group key (<relay-url>'<id>)`)
+    if (at < 0)
+      throw new InvalidReferenceError('bad-group-code', `"${s}" is not a group key (<relay-url>'<id>)`)
     return new GroupKey(s.slice(0, at), s.slice(at + 1))
   }
 

@@ -1,7 +1,7 @@
 import type { NostrEvent } from 'nostr-tools'
 import { type RoleEntry, readRoleEntries } from './admins'
 import { KINDS } from './kinds'
-import { checkStateEvent } from './state-event'
+import { checkStateEvent, type StateParseOptions } from './state-event'
 
 /**
  * A group's kind 39002 member list. It may be partial or missing: absence from it does not mean
@@ -25,11 +25,12 @@ export class GroupMembers {
   }
 
   /**
-   * @throws {InvalidEventError} for another kind or a missing `d` tag.
+   * @throws {InvalidEventError} for another kind, a missing `d` tag, or (with `opts.relayKey`)
+   * another author.
    * @example GroupMembers.parse(event).pubkeys()
    */
-  static parse(event: NostrEvent): GroupMembers {
-    const e = checkStateEvent(event, KINDS.members)
+  static parse(event: NostrEvent, opts?: StateParseOptions): GroupMembers {
+    const e = checkStateEvent(event, KINDS.members, opts)
     return new GroupMembers(e.id, e.pubkey, e.createdAt, readRoleEntries(e.tags))
   }
 

@@ -3,7 +3,7 @@ import { KINDS } from './kinds'
 import type { GroupMetadataFields } from './moderation-builders'
 import { encodeGroupNaddr } from './naddr'
 import { normalizeRelayUrl } from './relay-url'
-import { checkStateEvent } from './state-event'
+import { checkStateEvent, type StateParseOptions } from './state-event'
 
 type MetadataInit = Omit<GroupMetadata, 'supports' | 'naddr' | 'toFields'>
 
@@ -63,11 +63,12 @@ export class GroupMetadata implements GroupMetadataFields {
   }
 
   /**
-   * @throws {InvalidEventError} for another kind or a missing `d` tag.
+   * @throws {InvalidEventError} for another kind, a missing `d` tag, or (with `opts.relayKey`)
+   * another author.
    * @example GroupMetadata.parse(event).name
    */
-  static parse(event: NostrEvent): GroupMetadata {
-    const e = checkStateEvent(event, KINDS.metadata)
+  static parse(event: NostrEvent, opts?: StateParseOptions): GroupMetadata {
+    const e = checkStateEvent(event, KINDS.metadata, opts)
     const first = (name: string): string | undefined => e.tags.find((t) => t[0] === name)?.[1]
     const has = (name: string): boolean => e.tags.some((t) => t[0] === name)
     let supportedKinds: number[] | undefined

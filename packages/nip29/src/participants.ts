@@ -1,7 +1,7 @@
 import type { NostrEvent } from 'nostr-tools'
 import { isHex64 } from './hex'
 import { KINDS } from './kinds'
-import { checkStateEvent } from './state-event'
+import { checkStateEvent, type StateParseOptions } from './state-event'
 
 /**
  * A group's kind 39004 LiveKit participants: who is in the audio/video room now.
@@ -24,11 +24,12 @@ export class GroupParticipants {
   }
 
   /**
-   * @throws {InvalidEventError} for another kind or a missing `d` tag.
+   * @throws {InvalidEventError} for another kind, a missing `d` tag, or (with `opts.relayKey`)
+   * another author.
    * @example GroupParticipants.parse(event).contains(me)
    */
-  static parse(event: NostrEvent): GroupParticipants {
-    const e = checkStateEvent(event, KINDS.participants)
+  static parse(event: NostrEvent, opts?: StateParseOptions): GroupParticipants {
+    const e = checkStateEvent(event, KINDS.participants, opts)
     const pubkeys: string[] = []
     for (const tag of e.tags) {
       const pk = tag[1]

@@ -1,7 +1,7 @@
 import type { NostrEvent } from 'nostr-tools'
 import { isHex64 } from './hex'
 import { KINDS } from './kinds'
-import { checkStateEvent } from './state-event'
+import { checkStateEvent, type StateParseOptions } from './state-event'
 
 /**
  * One pinned item: an event id (`e`) or an address `<kind>:<pubkey>:<d>` (`a`).
@@ -37,11 +37,12 @@ export class GroupPins {
   }
 
   /**
-   * @throws {InvalidEventError} for another kind or a missing `d` tag.
+   * @throws {InvalidEventError} for another kind, a missing `d` tag, or (with `opts.relayKey`)
+   * another author.
    * @example GroupPins.parse(event).ids
    */
-  static parse(event: NostrEvent): GroupPins {
-    const e = checkStateEvent(event, KINDS.pins)
+  static parse(event: NostrEvent, opts?: StateParseOptions): GroupPins {
+    const e = checkStateEvent(event, KINDS.pins, opts)
     const pins: GroupPin[] = []
     for (const tag of e.tags) {
       const value = tag[1]

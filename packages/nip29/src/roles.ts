@@ -1,7 +1,7 @@
 import type { NostrEvent } from 'nostr-tools'
 import { sameRole } from './admins'
 import { KINDS } from './kinds'
-import { checkStateEvent } from './state-event'
+import { checkStateEvent, type StateParseOptions } from './state-event'
 
 /** A role a relay defines for a group. @example { name: 'moderator', description: 'can delete' } */
 export interface GroupRole {
@@ -30,11 +30,12 @@ export class GroupRoles {
   }
 
   /**
-   * @throws {InvalidEventError} for another kind or a missing `d` tag.
+   * @throws {InvalidEventError} for another kind, a missing `d` tag, or (with `opts.relayKey`)
+   * another author.
    * @example GroupRoles.parse(event).get('Moderator')?.description
    */
-  static parse(event: NostrEvent): GroupRoles {
-    const e = checkStateEvent(event, KINDS.roles)
+  static parse(event: NostrEvent, opts?: StateParseOptions): GroupRoles {
+    const e = checkStateEvent(event, KINDS.roles, opts)
     const roles: GroupRole[] = []
     for (const tag of e.tags) {
       const name = tag[1]

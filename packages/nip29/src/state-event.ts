@@ -38,9 +38,29 @@ export function checkEvent(event: NostrEvent, kind: number): CheckedEvent {
   }
 }
 
+/** Options of the state parsers (39000–39005). @example GroupMetadata.parse(event, { relayKey }) */
+export interface StateParseOptions {
+  /**
+   * The relay's key (NIP-11 `self`, else `pubkey`, else the naddr's pubkey). When given, an event
+   * by anyone else is rejected: the spec says state events count only when the relay signs them.
+   */
+  relayKey?: string
+}
+
 /** Checks a relay-signed state event (39000–39005) and returns it with its group id (`d`). */
-export function checkStateEvent(event: NostrEvent, kind: number): CheckedEvent & { id: string } {
+export function checkStateEvent(
+  event: NostrEvent,
+  kind: number,
+  opts?: StateParseOptions,
+): CheckedEvent & { id: string } {
   const checked = checkEvent(event, kind)
+  if (opts?.relayKey !== undefined && checked.pubkey !== opts.relayKey) {
+    throw new InvalidEventError(
+      'wrong-author',
+      kind,
+      `this kind ${kind} event is not signed by the relay's key`,
+    )
+  }
   const d = checked.tags.find((t) => t[0] === 'd')
   if (d === undefined || d[1] === undefined) {
     throw new InvalidEventError('missing-d', kind, `a kind ${kind} event needs a d tag with the group id`)

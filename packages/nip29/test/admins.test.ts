@@ -56,6 +56,22 @@ describe('GroupAdmins', () => {
     expect(admins.entries).toEqual([{ pubkey: alice, roles: ['admin', 'mod'] }])
   })
 
+  it('every state parser refuses another author when given the relay key', () => {
+    const byAlice = (kind: number) => signed(aliceSecret, kind, [['d', 'g']])
+    for (const parse of [GroupAdmins.parse, GroupMembers.parse, GroupRoles.parse]) {
+      for (const kind of [39001, 39002, 39003]) {
+        try {
+          parse(byAlice(kind), { relayKey })
+        } catch (err) {
+          expect(err).toBeInstanceOf(InvalidEventError)
+          continue
+        }
+        expect.unreachable('parsed an event by another author')
+      }
+    }
+    expect(GroupMembers.parse(state(39002, 'g', [['p', alice]]), { relayKey }).contains(alice)).toBe(true)
+  })
+
   it('rejects other kinds with InvalidEventError', () => {
     expect(() => GroupAdmins.parse(state(39002, 'g', []))).toThrow(InvalidEventError)
     expect(() => GroupAdmins.parse(signed(aliceSecret, 39001, []))).toThrow(InvalidEventError)

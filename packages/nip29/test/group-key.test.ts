@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { GroupId, GroupKey, InvalidGroupIdError, InvalidRelayUrlError } from '../src/index'
+import {
+  GroupId,
+  GroupKey,
+  InvalidGroupIdError,
+  InvalidReferenceError,
+  InvalidRelayUrlError,
+} from '../src/index'
 
 describe('GroupKey', () => {
   it("normalizes the relay and prints <relay-url>'<id>", () => {
@@ -27,8 +33,9 @@ describe('GroupKey', () => {
   it('rejects bad parts with typed errors', () => {
     expect(() => new GroupKey('https://a.example', 'x')).toThrow(InvalidRelayUrlError)
     expect(() => new GroupKey('wss://a.example', ' ')).toThrow(InvalidGroupIdError)
-    expect(() => GroupKey.parse('wss://a.example')).toThrow(InvalidRelayUrlError)
+    expect(() => GroupKey.parse('wss://a.example')).toThrow(InvalidReferenceError)
+    expect(() => GroupKey.parse("https://a.example'x")).toThrow(InvalidRelayUrlError)
     expect(() => GroupKey.parse("wss://a.example'")).toThrow(InvalidGroupIdError)
-    expect(() => GroupKey.parse(7 as unknown as string)).toThrow(InvalidRelayUrlError)
+    expect(() => GroupKey.parse(7 as unknown as string)).toThrow(InvalidReferenceError)
   })
 })

@@ -121,6 +121,21 @@ describe('GroupMetadata.parse', () => {
     expect(reason({ kind: { toString: 1 }, tags: [] })).toBe('wrong-kind')
   })
 
+  it('with the relay key given, refuses state signed by anyone else', () => {
+    const forged = signed(aliceSecret, 39000, [
+      ['d', 'g'],
+      ['name', 'Fake'],
+    ])
+    expect(reason(forged)).toBeUndefined()
+    expect(() => GroupMetadata.parse(forged, { relayKey })).toThrow(InvalidEventError)
+    try {
+      GroupMetadata.parse(forged, { relayKey })
+    } catch (err) {
+      expect((err as InvalidEventError).reason).toBe('wrong-author')
+    }
+    expect(GroupMetadata.parse(state(39000, 'g', [['name', 'Real']]), { relayKey }).name).toBe('Real')
+  })
+
   it('naddr round-trips through GroupReference, with and without an invite code', () => {
     const m = GroupMetadata.parse(state(39000, 'pizza', [['name', 'Pizza']]))
     const plain = GroupReference.parse(m.naddr('WSS://Groups.Example.com/'))

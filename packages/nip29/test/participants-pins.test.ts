@@ -23,6 +23,16 @@ describe('GroupParticipants (39004)', () => {
     expect(p.contains(carol)).toBe(false)
   })
 
+  it('refuses another author when given the relay key', () => {
+    expect(() => GroupParticipants.parse(signed(aliceSecret, 39004, [['d', 'g']]), { relayKey })).toThrow(
+      InvalidEventError,
+    )
+    expect(() => GroupPins.parse(signed(aliceSecret, 39005, [['d', 'g']]), { relayKey })).toThrow(
+      InvalidEventError,
+    )
+    expect(GroupPins.parse(state(39005, 'g', [['e', e1]]), { relayKey }).ids).toEqual([e1])
+  })
+
   it('rejects other kinds and a missing d tag', () => {
     expect(() => GroupParticipants.parse(state(39005, 'g', []))).toThrow(InvalidEventError)
     expect(() => GroupParticipants.parse(signed(aliceSecret, 39004, []))).toThrow(InvalidEventError)
