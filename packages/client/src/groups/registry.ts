@@ -477,6 +477,19 @@ export class GroupsRegistry {
     return this.join(new GroupKey(key.relay, id).toString())
   }
 
+  /**
+   * Resolves when the list work queued so far (merges of lists from other devices, publishes of
+   * ours) is done. Useful before shutting down, and in tests.
+   */
+  async idle(): Promise<void> {
+    await this.ready
+    let seen: Promise<unknown> | undefined
+    while (seen !== this.listQueue) {
+      seen = this.listQueue
+      await seen
+    }
+  }
+
   /** Writes what is pending, closes every subscription. The pool is not closed here. */
   async close(): Promise<void> {
     this.closed = true
