@@ -21,7 +21,8 @@ export interface GroupReferenceInit {
  *   hint; its pubkey (the relay's key) is kept as `relayKey`;
  * - the group codes `host'id`, `wss://host'id`, `ws://host:port'id` (a scheme-less host means
  *   `wss://`), and a bare `wss://host` meaning the group `_`;
- * - any of these followed by `?invite=<code>` (percent-encoded; split off before decoding).
+ * - any of these followed by `?invite=<code>` (percent-encoded; split off before decoding);
+ * - a web link whose last path segment is such an naddr (`https://njump.me/naddr1…?invite=…`).
  *
  * @example
  * const ref = GroupReference.parse('naddr1qq…?invite=welcome')
@@ -64,6 +65,8 @@ export class GroupReference {
     if (nostrUri) text = text.slice(6)
     const head = text.split('?')[0] as string
     if (nostrUri || /^(naddr|npub|nsec|note|nprofile|nevent)1[a-z0-9]+$/i.test(head)) return parseNaddr(text)
+    const link = /^https?:\/\/[^/]+\/(?:[^?#]*\/)?(naddr1[a-z0-9]+)(\?[^#]*)?/i.exec(text)
+    if (link) return parseNaddr(`${link[1]}${link[2] ?? ''}`)
     return parseGroupCode(text)
   }
 

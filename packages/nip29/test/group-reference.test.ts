@@ -89,6 +89,17 @@ describe('GroupReference.parse: naddr', () => {
   })
 })
 
+describe('GroupReference.parse: web links to an naddr', () => {
+  it('reads the naddr (and its invite) out of the link', () => {
+    for (const link of [`https://njump.me/${naddr}`, `https://app.example/g/${naddr}?invite=welcome#x`]) {
+      const ref = GroupReference.parse(link)
+      expect([ref.id.value, ref.relay, ref.relayKey]).toEqual(['general', RELAY, relayKey])
+    }
+    expect(GroupReference.parse(`https://app.example/${naddr}?invite=welcome`).invite).toBe('welcome')
+    expect(reason(`https://njump.me/${nip19.npubEncode(alice)}`)).toBe('bad-group-code')
+  })
+})
+
 describe('GroupReference.parse: group codes', () => {
   it.each([
     ["groups.example.com'general", RELAY, 'general'],
