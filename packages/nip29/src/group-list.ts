@@ -37,7 +37,7 @@ function entryOf(tag: readonly string[]): GroupListEntry {
 }
 
 /**
- * The user's kind 10009 "simple groups" list (NIP-51), edited losslessly (DESIGN decision 9):
+ * The user's kind 10009 "simple groups" list (NIP-51), edited losslessly:
  * every edit returns a new list that changes only the `group` entry it names (matched by id and
  * normalized relay) and keeps `r` tags, unknown tags, unusable `group` tags and the (encrypted)
  * private `content` exactly as they were.
@@ -155,7 +155,7 @@ export class GroupList {
   }
 
   /**
-   * The union with another device's list (seed decision 5: removals elsewhere are not guessed).
+   * The union with another device's list (removals made elsewhere cannot be told from a stale list, so they are not guessed).
    * This list's tags, names and content come first; the other's missing groups and `r` relays
    * are appended, a missing name is taken from it, and an empty content is filled from it.
    * Over entries, merge is commutative and idempotent.

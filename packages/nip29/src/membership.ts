@@ -76,7 +76,7 @@ export function foldMembership(events: readonly NostrEvent[], me: string, opts?:
 }
 
 /**
- * What the relay's OK reply to our own 9021 or 9022 tells us (DESIGN decision 5):
+ * What the relay's OK reply to our own 9021 or 9022 tells us:
  * - 9021, message `duplicate:` (OK true or false): `member`;
  * - 9021, OK true: `pending` since `now`, until a 9000 or 39002 names us (relays differ);
  * - 9021, OK false with any other message (`restricted:`, `blocked:`, …): `refused` with the

@@ -9,7 +9,7 @@ export const MAX_PREVIOUS = 3
 
 /**
  * The newest events seen for one group on one relay (any kind, any author), from which the
- * `previous` timeline references are drawn (NIP-29, DESIGN decision 4). Deduplicates by id, keeps
+ * `previous` timeline references are drawn (NIP-29 timeline references). Deduplicates by id, keeps
  * the newest `capacity` (default 50), newest first (ties: lowest id first, as NIP-01 orders).
  *
  * @example
