@@ -49,7 +49,13 @@ export interface Verifier {
   verify(event: NostrEvent): boolean
 }
 
-/** A {@link Verifier} that says which backend it runs on. */
+/**
+ * A {@link Verifier} that says which backend it runs on.
+ *
+ * @example
+ * const v: NamedVerifier = await createVerifier()
+ * if (v.backend === 'noble') console.info('WebAssembly unavailable, verifying in JavaScript')
+ */
 export interface NamedVerifier extends Verifier {
   readonly backend: 'wasm' | 'noble'
 }
@@ -97,7 +103,12 @@ export const nobleVerifier: NamedVerifier = {
   },
 }
 
-/** The part of nostr-wasm's instance this module uses. */
+/**
+ * The part of nostr-wasm's instance this module uses.
+ *
+ * @example
+ * const nw: NostrWasmLike = await initNostrWasm()
+ */
 export interface NostrWasmLike {
   /** Throws unless the id and the signature are both right. */
   verifyEvent(event: NostrEvent): void

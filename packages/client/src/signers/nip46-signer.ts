@@ -12,7 +12,12 @@ import {
 } from './errors'
 import type { Signer } from './signer'
 
-/** Options for {@link Nip46Signer.connect}. */
+/**
+ * Options for {@link Nip46Signer.connect}.
+ *
+ * @example
+ * const opts: Nip46Options = { timeout: 60_000, onauth: (url) => window.open(url), metadata: { name: 'Roost' } }
+ */
 export interface Nip46Options {
   /**
    * This app's session key towards the bunker. Persist it (with the bunker URL) to reconnect later

@@ -23,7 +23,14 @@ export interface Signer {
   }
 }
 
-/** The NIP-07 `window.nostr` shape (the parts Roost uses). */
+/**
+ * The NIP-07 `window.nostr` shape (the parts Roost uses). Any object of this shape can back a
+ * {@link Nip07Signer}.
+ *
+ * @example
+ * const ext: WindowNostr | undefined = (window as { nostr?: WindowNostr }).nostr
+ * const signer = new Nip07Signer(ext)
+ */
 export interface WindowNostr {
   getPublicKey(): Promise<string>
   signEvent(event: EventTemplate): Promise<VerifiedEvent>
