@@ -1,0 +1,504 @@
+import { normalizeRelayUrl } from '@roost/nip29'
+import {
+  type BlobInput,
+  type Contexts,
+  type Effect,
+  type EngineState,
+  type EngineStatus,
+  InvalidContextError,
+  InvalidTimestampError,
+  isValidContextKey,
+  isValidTimestamp,
+  type ParentResolver,
+  publishTemplate,
+  ReadStateEngine,
+  readSlot,
+} from '@roost/read-state'
+import type { NostrEvent } from 'nostr-tools/core'
+import type { Filter } from 'nostr-tools/filter'
+import { ClosedError } from '../errors'
+import type { PublishResult } from '../pool'
+import type { Signer } from '../signers'
+import type { EventStore } from '../store'
+import { nobleVerifier, type Verifier } from '../verify'
+
+/** The part of `RelayPool` the sync uses (so a test may wrap it to inject a fault). */
+export interface ReadStatePool {
+  fetch(relays: string[], filters: Filter[], opts?: { timeout?: number }): Promise<NostrEvent[]>
+  subscribe(
+    relay: string,
+    filters: Filter[],
+    handlers: { onevent(e: NostrEvent): void; oneose?(): void; onclosed?(reason: string): void },
+    opts?: { id?: string },
+  ): { close(): void }
+  publish(relays: string[], event: NostrEvent, opts?: { timeout?: number }): Promise<PublishResult[]>
+}
+
+/** Timer functions (injectable so tests run on a fake clock). */
+export interface ReadStateTimers {
+  setTimeout(fn: () => void, ms: number): unknown
+  clearTimeout(handle: unknown): void
+}
+
+/** The user's relays: NIP-65 read and write, or one list used for both. */
+export type ReadStateRelays =
+  | readonly string[]
+  | { readonly read: readonly string[]; readonly write: readonly string[] }
+
+/** Options of {@link ReadStateSync}. */
+export interface ReadStateSyncOptions {
+  pool: ReadStatePool
+  /** NIP-44 to self goes through `signer.nip44`, so NIP-07 and NIP-46 signers work. */
+  signer: Signer
+  /** Persists `client_id`, slot, marks and last-published state per pubkey (`getValue`/`setValue`). */
+  store: EventStore
+  /** Fetch from the union of read and write relays, publish to the write relays (decision f). */
+  relays: ReadStateRelays
+  /** Fetch horizon in seconds (default 7 days). */
+  horizonSeconds?: number
+  /** Trailing debounce in ms (default 5,000) and the longest wait under activity (default 30,000). */
+  debounceMs?: number
+  maxWaitMs?: number
+  /** Plaintext budget in bytes (default 32,768, at most 40,960). */
+  budget?: number
+  /** Parent channel of `thread:`/`msg:` contexts (from the event graph). */
+  parentOf?: ParentResolver
+  /** Checks id and signature before anything is decrypted (default the noble verifier; branded events are not re-checked). */
+  verifier?: Verifier
+  /** Milliseconds since the epoch (default `Date.now`). */
+  clock?: () => number
+  /** Default the global `setTimeout`/`clearTimeout`. */
+  timers?: ReadStateTimers
+  /** Fresh ids for `client_id` and slots (default 16 random bytes as hex from `crypto.getRandomValues`). */
+  randomId?: () => string
+  /** Deadline of each fetch in ms (default 5,000). */
+  fetchTimeout?: number
+  /** Decision l: keep read state on this device only (no fetch, no subscription, no publish). */
+  localOnly?: boolean
+  /** Flush on `pagehide` and when the page becomes hidden (default true where `document` exists). */
+  flushOnHide?: boolean
+}
+
+/** What listeners of {@link ReadStateSync.subscribe} receive. */
+export interface ReadStateChange {
+  /** The contexts whose value advanced (locally or from another device). */
+  readonly contexts: readonly string[]
+  /** True when the change came from a blob of another device. */
+  readonly remote: boolean
+}
+
+const STATE_KEY = 'read-state:v1:'
+
+function defaultRandomId(): string {
+  const bytes = new Uint8Array(16)
+  globalThis.crypto.getRandomValues(bytes)
+  let out = ''
+  for (const b of bytes) out += b.toString(16).padStart(2, '0')
+  return out
+}
+
+/**
+ * NIP-RS read state synced across the user's devices: drives the pure `ReadStateEngine` of
+ * `@roost/read-state` with a relay pool, a signer (NIP-44 to self) and a store. Verifies every
+ * blob's signature before decrypting it, loads from the union of read and write relays within
+ * the horizon, keeps a live subscription, publishes to the write relays after a debounce (and on
+ * `flush()`/`close()`), and persists its ids and marks per pubkey. It is also a groups
+ * `ReadStateSource` (`frontier`, `markRead`, `subscribe`).
+ *
+ * @example
+ * const sync = new ReadStateSync({ pool, signer, store, relays: ['wss://relay.example.com'] })
+ * await sync.ready
+ * sync.markRead(groupKey.toString(), newestMessage.created_at)
+ * sync.effective(groupKey.toString()) // → newestMessage.created_at
+ * const off = sync.subscribe(({ contexts, remote }) => rerender(contexts))
+ * await sync.close() // flushes
+ */
+export class ReadStateSync {
+  /** Resolves once the persisted state and the initial load are in (rejects only if the signer fails). */
+  readonly ready: Promise<void>
+  private engine: ReadStateEngine | undefined
+  private pubkey = ''
+  private readonly readRelays: string[]
+  private readonly writeRelays: string[]
+  private readonly clock: () => number
+  private readonly timers: ReadStateTimers
+  private readonly verifier: Verifier
+  private readonly listeners = new Set<(change: ReadStateChange) => void>()
+  private readonly subs: { close(): void }[] = []
+  private readonly early: [string, number][] = []
+  private readonly seen = new Set<string>()
+  private readonly sentPlaintext = new Map<string, string>()
+  private readonly settleWaiters: (() => void)[] = []
+  private timer: unknown
+  private saving: Promise<void> = Promise.resolve()
+  private latestState: EngineState | undefined
+  private saveScheduled = false
+  private closed = false
+  private inFlightTasks = 0
+  private remoteDepth = 0
+  private readonly detachHide: (() => void) | undefined
+
+  constructor(private readonly opts: ReadStateSyncOptions) {
+    const relays = opts.relays
+    const read = 'read' in relays ? relays.read : relays
+    const write = 'write' in relays ? relays.write : relays
+    this.writeRelays = [...new Set(write.map((r) => normalizeRelayUrl(r)))]
+    this.readRelays = [...new Set([...read, ...write].map((r) => normalizeRelayUrl(r)))]
+    this.clock = opts.clock ?? Date.now
+    this.timers = opts.timers ?? {
+      setTimeout: (fn, ms) => globalThis.setTimeout(fn, ms),
+      clearTimeout: (h) => globalThis.clearTimeout(h as ReturnType<typeof setTimeout>),
+    }
+    this.verifier = opts.verifier ?? nobleVerifier
+    this.detachHide = this.attachHide()
+    this.ready = this.init()
+    this.ready.catch(() => {})
+  }
+
+  private async init(): Promise<void> {
+    this.pubkey = await this.opts.signer.getPublicKey()
+    const state = await this.opts.store.getValue<EngineState>(STATE_KEY + this.pubkey)
+    if (this.closed) return
+    this.engine = new ReadStateEngine({
+      pubkey: this.pubkey,
+      clock: this.clock,
+      randomId: this.opts.randomId ?? defaultRandomId,
+      ...(state?.v === 1 ? { state } : {}),
+      ...(this.opts.budget !== undefined ? { budget: this.opts.budget } : {}),
+      ...(this.opts.horizonSeconds !== undefined ? { horizonSeconds: this.opts.horizonSeconds } : {}),
+      ...(this.opts.debounceMs !== undefined ? { debounceMs: this.opts.debounceMs } : {}),
+      ...(this.opts.maxWaitMs !== undefined ? { maxWaitMs: this.opts.maxWaitMs } : {}),
+      ...(this.opts.parentOf ? { parentOf: this.opts.parentOf } : {}),
+    })
+    const early = this.early.splice(0)
+    if (this.opts.localOnly) {
+      for (const [ctx, ts] of early) this.run(this.engine.markRead(ctx, ts))
+      this.saveState(this.engine.snapshot())
+      return
+    }
+    const loaded = new Promise<void>((resolve) => {
+      this.onLoaded = resolve
+    })
+    this.run(this.engine.start())
+    for (const [ctx, ts] of early) this.run(this.engine.markRead(ctx, ts))
+    await loaded
+  }
+
+  private onLoaded: (() => void) | undefined
+
+  // ── public API ───────────────────────────────────────────────────────────────────────────────
+
+  /**
+   * Marks `ctx` read up to `ts` (the `created_at` of the newest message read). Never lowers a
+   * value; publishes after the debounce. Throws the engine's typed errors on a bad context or
+   * timestamp, `ClosedError` after `close()`.
+   *
+   * @example
+   * sync.markRead(`thread:${root.id}`, newestReply.created_at)
+   */
+  markRead(ctx: string, ts: number): void {
+    if (this.closed) throw new ClosedError('ReadStateSync')
+    if (!this.engine) {
+      // validated now so the caller hears about bad input synchronously; applied once loaded
+      if (!isValidContextKey(ctx)) throw new InvalidContextError(ctx)
+      if (!isValidTimestamp(ts)) throw new InvalidTimestampError(ts)
+      this.early.push([ctx, ts])
+      return
+    }
+    this.run(this.engine.markRead(ctx, ts))
+  }
+
+  /**
+   * The effective frontier (hierarchical rule with the configured parent resolver), `undefined`
+   * when unknown (unread).
+   *
+   * @example
+   * sync.effective(`thread:${root.id}`) // max(thread, channel)
+   */
+  effective(ctx: string): number | undefined {
+    if (!this.engine) {
+      let best: number | undefined
+      for (const [c, ts] of this.early) if (c === ctx && (best === undefined || ts > best)) best = ts
+      return best
+    }
+    return this.engine.effective(ctx)
+  }
+
+  /** `ReadStateSource` for groups: the effective frontier, 0 when unknown. */
+  frontier(ctx: string): number {
+    return this.effective(ctx) ?? 0
+  }
+
+  /** Every known context (local marks merged with every device's blob). */
+  get contexts(): Contexts {
+    return this.engine?.contexts ?? {}
+  }
+
+  /** This installation's ids (after `ready`). */
+  get clientId(): string | undefined {
+    return this.engine?.clientId
+  }
+  get slotId(): string | undefined {
+    return this.engine?.slotId
+  }
+
+  /** What the engine is doing. */
+  status(): EngineStatus | undefined {
+    return this.engine?.status()
+  }
+
+  /** Replaces the parent resolver when the event graph learns new threads. */
+  setParentResolver(parentOf: ParentResolver | undefined): void {
+    this.engine?.setParentResolver(parentOf)
+  }
+
+  /**
+   * Listens for advanced contexts. Accepts both `(change) => …` and groups' `() => …`.
+   * Returns an unsubscribe function.
+   *
+   * @example
+   * const off = sync.subscribe(({ contexts, remote }) => { if (remote) recount(contexts) })
+   */
+  subscribe(listener: (change: ReadStateChange) => void): () => void {
+    this.listeners.add(listener)
+    return () => {
+      this.listeners.delete(listener)
+    }
+  }
+
+  /**
+   * Publishes a pending change now (read-before-write included) and resolves when that is done
+   * (or failed; a failure is retried later). Also runs on `close()`, page hide and hidden
+   * visibility.
+   *
+   * @example
+   * window.addEventListener('beforeunload', () => void sync.flush())
+   */
+  async flush(): Promise<void> {
+    await this.ready.catch(() => {})
+    const engine = this.engine
+    if (!engine || this.opts.localOnly) return this.saving
+    this.run(engine.flush())
+    await this.settled()
+    await this.saving
+  }
+
+  /** Flushes, then stops the subscription and timers. The store and pool stay open (they are the caller's). */
+  async close(): Promise<void> {
+    if (this.closed) return
+    await this.flush()
+    this.closed = true
+    this.detachHide?.()
+    for (const s of this.subs.splice(0)) s.close()
+    if (this.timer !== undefined) this.timers.clearTimeout(this.timer)
+    this.timer = undefined
+    for (const w of this.settleWaiters.splice(0)) w()
+    await this.saving
+  }
+
+  // ── effects ──────────────────────────────────────────────────────────────────────────────────
+
+  private run(effects: Effect[]): void {
+    for (const effect of effects) this.perform(effect)
+    this.checkSettled()
+  }
+
+  private perform(e: Effect): void {
+    switch (e.type) {
+      case 'load':
+        this.task(
+          async () => {
+            const events = await this.opts.pool.fetch(this.readRelays, [e.filter], {
+              timeout: this.fetchTimeout,
+            })
+            const blobs = await this.open(events)
+            if (this.closed || !this.engine) return
+            this.remoteDepth++
+            try {
+              this.run(this.engine.loaded(blobs))
+            } finally {
+              this.remoteDepth--
+            }
+            this.onLoaded?.()
+          },
+          () => {
+            if (this.engine && !this.closed) this.run(this.engine.loaded([]))
+            this.onLoaded?.()
+          },
+        )
+        break
+      case 'subscribe':
+        for (const relay of this.readRelays) {
+          // the live filter with the horizon as `since`: stored blobs older than it are not replayed
+          const since = Math.floor(this.clock() / 1000) - (this.opts.horizonSeconds ?? 7 * 86400)
+          this.subs.push(
+            this.opts.pool.subscribe(relay, [{ ...e.filter, since }], { onevent: (ev) => this.onLive(ev) }),
+          )
+        }
+        break
+      case 'fetch-own':
+        this.task(
+          async () => {
+            const events = await this.opts.pool.fetch(this.writeRelays, [e.filter], {
+              timeout: this.fetchTimeout,
+            })
+            const blobs = await this.open(events)
+            if (this.engine) this.run(this.engine.ownFetched(e.ref, blobs))
+          },
+          () => {
+            if (this.engine) this.run(this.engine.ownFetched(e.ref, []))
+          },
+        )
+        break
+      case 'publish':
+        this.task(async () => {
+          let id: string | undefined
+          let ok = false
+          try {
+            const content = await this.opts.signer.nip44.encrypt(this.pubkey, e.plaintext)
+            const event = await this.opts.signer.signEvent(publishTemplate(e, content))
+            id = event.id
+            this.sentPlaintext.set(event.id, e.plaintext)
+            if (this.sentPlaintext.size > 16)
+              this.sentPlaintext.delete(this.sentPlaintext.keys().next().value!)
+            const results = await this.opts.pool.publish(this.writeRelays, event)
+            ok = results.some((r) => r.ok)
+          } finally {
+            if (this.engine) this.run(this.engine.published(e.ref, id ? { id, ok } : { ok }))
+          }
+        })
+        break
+      case 'delete':
+        this.task(async () => {
+          const event = await this.opts.signer.signEvent(e.template)
+          await this.opts.pool.publish(this.writeRelays, event)
+        })
+        break
+      case 'wake':
+        if (this.timer !== undefined) this.timers.clearTimeout(this.timer)
+        this.timer = undefined
+        if (e.at !== null && !this.closed) {
+          this.timer = this.timers.setTimeout(
+            () => {
+              this.timer = undefined
+              if (this.engine && !this.closed) this.run(this.engine.tick())
+            },
+            Math.max(0, e.at - this.clock()),
+          )
+        }
+        break
+      case 'persist':
+        this.saveState(e.state)
+        break
+      case 'changed': {
+        const change: ReadStateChange = { contexts: e.contexts, remote: this.remoteDepth > 0 }
+        for (const l of [...this.listeners]) {
+          try {
+            l(change)
+          } catch {}
+        }
+        break
+      }
+      case 'rotated':
+        break
+    }
+  }
+
+  private get fetchTimeout(): number {
+    return this.opts.fetchTimeout ?? 5_000
+  }
+
+  /** Runs an async effect; a failure calls `onError` (the engine must always get its answer). */
+  private task(fn: () => Promise<void>, onError?: () => void): void {
+    this.inFlightTasks++
+    fn()
+      .catch(() => onError?.())
+      .finally(() => {
+        this.inFlightTasks--
+        this.checkSettled()
+      })
+  }
+
+  private onLive(event: NostrEvent): void {
+    if (this.closed || !this.engine) return
+    if (this.seen.has(event.id)) return
+    this.task(async () => {
+      const [blob] = await this.open([event])
+      if (!blob || this.closed || !this.engine) return
+      this.remoteDepth++
+      try {
+        this.run(this.engine.receive(blob))
+      } finally {
+        this.remoteDepth--
+      }
+    })
+  }
+
+  /** Verify (decision i), then decrypt to self; events that fail either are dropped or passed as undecryptable. */
+  private async open(events: NostrEvent[]): Promise<BlobInput[]> {
+    const out = await Promise.all(
+      events.map(async (event): Promise<BlobInput | undefined> => {
+        if (event.pubkey !== this.pubkey) return undefined
+        if (!this.verifier.verify(event)) return undefined
+        if (!readSlot(event, { pubkey: this.pubkey }).ok) return undefined
+        this.remember(event.id)
+        const own = this.sentPlaintext.get(event.id)
+        if (own !== undefined) return { event, plaintext: own } // our own echo: no need to decrypt
+        try {
+          return { event, plaintext: await this.opts.signer.nip44.decrypt(this.pubkey, event.content) }
+        } catch {
+          return { event, plaintext: null }
+        }
+      }),
+    )
+    return out.filter((b): b is BlobInput => b !== undefined)
+  }
+
+  private remember(id: string): void {
+    this.seen.add(id)
+    if (this.seen.size > 2048) this.seen.delete(this.seen.values().next().value!)
+  }
+
+  private saveState(state: EngineState): void {
+    this.latestState = state
+    if (this.saveScheduled) return
+    this.saveScheduled = true
+    this.saving = this.saving.then(async () => {
+      this.saveScheduled = false
+      const s = this.latestState
+      if (s) await this.opts.store.setValue(STATE_KEY + this.pubkey, s).catch(() => {})
+    })
+  }
+
+  private settled(): Promise<void> {
+    return new Promise((resolve) => {
+      this.settleWaiters.push(resolve)
+      this.checkSettled()
+    })
+  }
+
+  private checkSettled(): void {
+    if (this.settleWaiters.length === 0) return
+    const s = this.engine?.status()
+    if (!s || (s.inFlight === null && this.inFlightTasks === 0) || this.closed) {
+      for (const w of this.settleWaiters.splice(0)) w()
+    }
+  }
+
+  private attachHide(): (() => void) | undefined {
+    if (this.opts.flushOnHide === false) return undefined
+    const doc = (globalThis as { document?: Document }).document
+    const win = globalThis as unknown as { addEventListener?: Window['addEventListener'] }
+    if (!doc || typeof win.addEventListener !== 'function') return undefined
+    const onHide = () => void this.flush()
+    const onVisibility = () => {
+      if (doc.visibilityState === 'hidden') void this.flush()
+    }
+    win.addEventListener('pagehide', onHide)
+    doc.addEventListener('visibilitychange', onVisibility)
+    return () => {
+      ;(globalThis as unknown as Window).removeEventListener('pagehide', onHide)
+      doc.removeEventListener('visibilitychange', onVisibility)
+    }
+  }
+}
