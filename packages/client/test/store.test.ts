@@ -1,11 +1,11 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { finalizeEvent, generateSecretKey } from 'nostr-tools/pure'
 import { afterAll, describe, expect, it } from 'vitest'
 import { SqliteEventStore } from '../src/sqlite'
-import { type EventStore, MemoryEventStore } from '../src/store'
+import { type EventStore, MemoryEventStore, StoreOpenError } from '../src/store'
 import { storeContract } from './store-contract'
 
 function chatEvent() {
@@ -71,6 +71,15 @@ describe('SqliteEventStore', () => {
     const db = new Database(path)
     db.pragma('user_version = 99') // as a newer release would leave it
     db.close()
+    expect(() => SqliteEventStore.open(path)).toThrow(StoreOpenError)
     expect(() => SqliteEventStore.open(path)).toThrow(/newer Roost/)
+  })
+
+  it('refuses a path it cannot open, or a file that is not a database, with StoreOpenError', () => {
+    expect(() => SqliteEventStore.open(join(dir, 'no', 'such', 'dir.db'))).toThrow(StoreOpenError)
+    expect(() => SqliteEventStore.open('')).toThrow(StoreOpenError)
+    const junk = join(dir, 'junk.db')
+    writeFileSync(junk, 'this is not sqlite '.repeat(100))
+    expect(() => SqliteEventStore.open(junk)).toThrow(StoreOpenError)
   })
 })

@@ -50,3 +50,16 @@ export class InvalidValueError extends RoostError {
     super('invalid-value', message)
   }
 }
+
+/**
+ * A store could not be opened: a missing directory or unreadable SQLite file, a database written by
+ * a newer Roost, IndexedDB missing or refusing (private mode, quota). `cause` holds the original.
+ *
+ * @example
+ * try { SqliteEventStore.open('/no/such/dir/x.db') } catch (e) { if (e instanceof StoreOpenError) fallBackToMemory() }
+ */
+export class StoreOpenError extends RoostError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('store-open-failed', message, options)
+  }
+}

@@ -1,7 +1,13 @@
 // The browser-safe stores. SqliteEventStore lives in ../sqlite.ts (the `@roost/client/sqlite`
 // entry) so that nothing here pulls in better-sqlite3.
 
-export { InvalidQueryError, InvalidStoreEventError, InvalidValueError, StoreClosedError } from './errors'
+export {
+  InvalidQueryError,
+  InvalidStoreEventError,
+  InvalidValueError,
+  StoreClosedError,
+  StoreOpenError,
+} from './errors'
 export type { EventStore, StoreQuery } from './event-store'
 export { IndexedDbEventStore } from './indexeddb-store'
 export { MemoryEventStore } from './memory-store'

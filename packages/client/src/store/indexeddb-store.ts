@@ -1,5 +1,5 @@
 import type { NostrEvent } from 'nostr-tools/core'
-import { InvalidQueryError, StoreClosedError } from './errors'
+import { InvalidQueryError, StoreClosedError, StoreOpenError } from './errors'
 import type { EventStore, StoreQuery } from './event-store'
 import {
   branded,
@@ -90,7 +90,13 @@ function rootKey(event: NostrEvent, d: string): string {
 export class IndexedDbEventStore implements EventStore {
   private closed = false
 
-  private constructor(private readonly db: IDBDatabase) {}
+  private constructor(private readonly db: IDBDatabase) {
+    // Another tab wants a newer schema: step aside rather than block it.
+    db.onversionchange = () => {
+      this.closed = true
+      db.close()
+    }
+  }
 
   /**
    * Opens (creating if needed) the database `name`. `factory` defaults to `globalThis.indexedDB`.
@@ -99,8 +105,15 @@ export class IndexedDbEventStore implements EventStore {
    * const store = await IndexedDbEventStore.open('roost-cache')
    */
   static async open(name: string, factory: IDBFactory = globalThis.indexedDB): Promise<IndexedDbEventStore> {
-    if (!factory) throw new StoreClosedError()
-    const r = factory.open(name, VERSION)
+    if (!factory) throw new StoreOpenError('IndexedDB is not available here')
+    let r: IDBOpenDBRequest
+    try {
+      r = factory.open(name, VERSION)
+    } catch (e) {
+      throw new StoreOpenError(`cannot open IndexedDB ${JSON.stringify(name)}: ${(e as Error).message}`, {
+        cause: e,
+      })
+    }
     r.onupgradeneeded = () => {
       const db = r.result
       const events = db.createObjectStore('events', { keyPath: 'id' })
@@ -111,8 +124,13 @@ export class IndexedDbEventStore implements EventStore {
       state.createIndex('fork', 'fork')
       db.createObjectStore('values')
     }
-    const db = await request(r)
-    return new IndexedDbEventStore(db)
+    try {
+      return new IndexedDbEventStore(await request(r))
+    } catch (e) {
+      throw new StoreOpenError(`cannot open IndexedDB ${JSON.stringify(name)}: ${(e as Error)?.message}`, {
+        cause: e,
+      })
+    }
   }
 
   private open(): void {

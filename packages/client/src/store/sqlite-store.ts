@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3'
 import type { NostrEvent } from 'nostr-tools/core'
-import { InvalidQueryError, StoreClosedError } from './errors'
+import { InvalidQueryError, StoreClosedError, StoreOpenError } from './errors'
 import type { EventStore, StoreQuery } from './event-store'
 import {
   branded,
@@ -165,14 +165,23 @@ export class SqliteEventStore implements EventStore {
    * const store = SqliteEventStore.open(':memory:')
    */
   static open(path: string): SqliteEventStore {
-    const db = new Database(path)
+    if (typeof path !== 'string' || path === '')
+      throw new StoreOpenError('a database path (or ":memory:") is needed')
+    let db: DB
+    try {
+      db = new Database(path)
+    } catch (e) {
+      throw new StoreOpenError(`cannot open ${path}: ${(e as Error).message}`, { cause: e })
+    }
     try {
       db.pragma('journal_mode = WAL')
       db.pragma('synchronous = NORMAL')
       db.pragma('temp_store = MEMORY')
       const version = db.pragma('user_version', { simple: true }) as number
       if (version > SCHEMA_VERSION) {
-        throw new Error(`${path} was written by a newer Roost (schema ${version} > ${SCHEMA_VERSION})`)
+        throw new StoreOpenError(
+          `${path} was written by a newer Roost (schema ${version} > ${SCHEMA_VERSION})`,
+        )
       }
       db.exec(SCHEMA)
       db.exec('CREATE TEMP TABLE IF NOT EXISTS doomed (rowid INTEGER PRIMARY KEY)')
@@ -180,7 +189,8 @@ export class SqliteEventStore implements EventStore {
       return new SqliteEventStore(db)
     } catch (e) {
       db.close()
-      throw e
+      if (e instanceof StoreOpenError) throw e
+      throw new StoreOpenError(`cannot use ${path}: ${(e as Error).message}`, { cause: e })
     }
   }
 
