@@ -464,30 +464,15 @@ export class GroupsRegistry {
     const create = await signer.signEvent(key.id.createGroup({ createdAt: this.clock() }))
     const [created] = await pool.publish([key.relay], create, { timeout })
     if (!created!.ok) throw publishError(created!, timeout)
-    const full: GroupMetadataFields = {
-      private: false,
-      closed: false,
-      restricted: false,
-      hidden: false,
-      ...metadata,
-    }
-    const edit = await signer.signEvent(key.id.editMetadata(full, { createdAt: this.clock() }))
-    const [edited] = await pool.publish([key.relay], edit, { timeout })
-    if (!edited!.ok) throw publishError(edited!, timeout)
-    return this.join(new GroupKey(key.relay, id).toString())
-  }
-
-  /**
-   * Resolves when the list work queued so far (merges of lists from other devices, publishes of
-   * ours) is done. Useful before shutting down, and in tests.
-   */
-  async idle(): Promise<void> {
-    await this.ready
-    let seen: Promise<unknown> | undefined
-    while (seen !== this.listQueue) {
-      seen = this.listQueue
-      await seen
-    }
+    const relayKey = await this.resolveRelayKey(key.relay)
+    await this.markLeft(key.toString(), undefined)
+    const group = await this.addGroup(key, { fromStore: false, relayKey })
+    this.notify()
+    await this.open(group)
+    // The 9002 goes through the group so that it carries fresh `previous` references.
+    await group.refreshWindow()
+    await group.editMetadata({ private: false, closed: false, restricted: false, hidden: false, ...metadata })
+    return this.join(key.toString())
   }
 
   /** Writes what is pending, closes every subscription. The pool is not closed here. */
