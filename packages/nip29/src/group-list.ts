@@ -60,7 +60,8 @@ export class GroupList {
   readonly entries: readonly GroupListEntry[]
 
   private constructor(tags: string[][], content: string, createdAt: number) {
-    this.tags = tags
+    // Frozen, so a caller cannot edit a list in place and bypass the lossless edits.
+    this.tags = Object.freeze(tags.map((t) => Object.freeze(t)))
     this.content = content
     this.createdAt = createdAt
     const seen = new Set<string>()
@@ -69,9 +70,9 @@ export class GroupList {
       const key = keyOf(tag)
       if (key === undefined || seen.has(key)) continue
       seen.add(key)
-      entries.push(entryOf(tag))
+      entries.push(Object.freeze(entryOf(tag)))
     }
-    this.entries = entries
+    this.entries = Object.freeze(entries)
   }
 
   /**

@@ -117,12 +117,18 @@ describe('GroupList edits are lossless', () => {
     expect(list.remove(new GroupKey(A, 'nothing')).tags).toEqual(list.tags)
   })
 
-  it('edits return new lists and leave the original alone', () => {
+  it('edits return new lists and leave the original alone, which cannot be edited in place', () => {
     const list = GroupList.parse(original)
     const before = JSON.stringify(list.tags)
     list.upsert({ id: 'x', relay: A })
+    list.upsert({ id: 'dev', relay: B, name: 'Renamed' })
     list.remove(new GroupKey(B, 'dev'))
     expect(JSON.stringify(list.tags)).toBe(before)
+    expect(() => (list.tags as string[][]).push(['group', 'sneaky', A])).toThrow(TypeError)
+    expect(() => {
+      ;(list.entries[0] as { name?: string }).name = 'x'
+    }).toThrow(TypeError)
+    expect(original.tags).toHaveLength(5)
   })
 
   it('upsert rejects bad entries with typed errors', () => {
