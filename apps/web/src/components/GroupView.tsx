@@ -116,6 +116,7 @@ function GroupMenu(props: {
         ref={buttonRef}
         type="button"
         className="btn"
+        aria-label="Group actions"
         aria-haspopup="menu"
         aria-expanded={open}
         aria-controls={open ? id : undefined}
@@ -124,14 +125,7 @@ function GroupMenu(props: {
         Group <Icon name="chevron" size={16} />
       </button>
       {open ? (
-        <div
-          className="menu-list"
-          role="menu"
-          id={id}
-          aria-label="Group actions"
-          tabIndex={-1}
-          onKeyDown={onMenuKey}
-        >
+        <div className="menu-list" role="menu" id={id} aria-label="Group" tabIndex={-1} onKeyDown={onMenuKey}>
           {item('People', props.onPeople)}
           {item('Copy group code', props.onCopyCode)}
           {admin ? item('Invite people…', props.onInvite) : null}
@@ -212,6 +206,7 @@ export function GroupView(props: {
           type="button"
           className="btn ghost"
           aria-pressed={props.side?.type === 'members'}
+          aria-label={`People, ${detail.members.length}`}
           onClick={() => onSide(props.side?.type === 'members' ? undefined : { type: 'members' })}
         >
           <Icon name="people" /> {detail.members.length}

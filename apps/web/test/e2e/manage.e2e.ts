@@ -1,0 +1,112 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
+import {
+  joinByCode,
+  messageIn,
+  newPerson,
+  type Person,
+  type Stack,
+  screenshot,
+  screenshotsOnFailure,
+  send,
+  sidebarGroup,
+  signUp,
+  startStack,
+} from './harness'
+
+let stack: Stack
+let ada: Person
+let bob: Person
+beforeAll(async () => {
+  stack = await startStack({ demo: true })
+  ada = await newPerson(stack)
+  bob = await newPerson(stack)
+  await signUp(stack, ada, 'Ada')
+  await signUp(stack, bob, 'Bob')
+})
+afterAll(async () => {
+  await stack?.close()
+})
+beforeEach(() => screenshotsOnFailure(() => [ada, bob]))
+
+let groupId = ''
+
+describe('creating, inviting, moderating and leaving', () => {
+  test('create a closed group (9007, 9002, join) and invite a second person by link', async () => {
+    const { page } = ada
+    await page.getByRole('button', { name: 'Create a group' }).first().click()
+    const dialog = page.getByRole('dialog', { name: 'Create a group' })
+    await dialog.getByLabel('Name').fill('Book club')
+    await dialog.getByLabel('About').fill('One chapter a week')
+    await dialog.getByLabel(/Closed/).check()
+    await screenshot(page, 'create-group')
+    await dialog.getByRole('button', { name: 'Create group' }).click()
+    await page.getByRole('heading', { name: /Book club/ }).waitFor()
+    await sidebarGroup(ada, 'Book club').waitFor()
+    groupId = decodeURIComponent(new URL(page.url()).hash).split("'").pop() ?? ''
+    const state = stack.relay.state(groupId)
+    expect(state?.name).toBe('Book club')
+    expect(state?.closed).toBe(true)
+    expect(state?.admins.map((a) => a.pubkey)).toContain(ada.pubkey)
+
+    // Admin menu: invite link.
+    await page.getByRole('button', { name: 'Group actions' }).click()
+    await page.getByRole('menuitem', { name: 'Invite people…' }).click()
+    await page.getByRole('button', { name: 'Create invite link' }).click()
+    const linkBox = page.getByLabel('Invite link')
+    await linkBox.waitFor()
+    const link = await linkBox.inputValue()
+    expect(link).toMatch(/^naddr1[a-z0-9]+\?invite=[0-9a-f]+$/)
+    await screenshot(page, 'invite')
+    await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click()
+
+    await joinByCode(bob, link)
+    await bob.page.getByRole('heading', { name: /Book club/ }).waitFor()
+    await expect.poll(() => stack.relay.state(groupId)?.members.includes(bob.pubkey!)).toBe(true)
+    await send(bob, 'Chapter one was great')
+    await messageIn(ada, 'Chapter one was great').waitFor()
+  })
+
+  test('an admin edits the metadata and removes a member; each shows the relay answer', async () => {
+    const { page } = ada
+    await page.getByRole('button', { name: 'Group actions' }).click()
+    await page.getByRole('menuitem', { name: 'Edit group…' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Edit group' })
+    await dialog.getByLabel('About').fill('Two chapters a week')
+    await dialog.getByRole('button', { name: 'Save' }).click()
+    await dialog.getByText('Saved.').waitFor()
+    await dialog.getByRole('button', { name: 'Close' }).click()
+    await page.locator('.group-head').getByText('Two chapters a week').waitFor()
+    await bob.page.locator('.group-head').getByText('Two chapters a week').waitFor()
+
+    // Bob is not an admin: no admin entries in his menu.
+    await bob.page.getByRole('button', { name: 'Group actions' }).click()
+    expect(await bob.page.getByRole('menuitem', { name: 'Edit group…' }).count()).toBe(0)
+    await bob.page.keyboard.press('Escape')
+
+    await page.getByRole('button', { name: /^People/ }).click()
+    const people = page.getByRole('complementary', { name: 'People' })
+    await people.getByText('Bob').waitFor()
+    await screenshot(page, 'people')
+    await people
+      .getByRole('listitem')
+      .filter({ hasText: 'Bob' })
+      .getByRole('button', { name: 'Remove' })
+      .click()
+    await people.getByText('Member removed.').waitFor()
+    await expect.poll(() => stack.relay.state(groupId)?.members.includes(bob.pubkey!)).toBe(false)
+    await bob.page.getByTestId('access').waitFor()
+  })
+
+  test('leaving a group removes it from the sidebar, and it stays gone after a reload', async () => {
+    const { page } = ada
+    await joinByCode(ada, `${stack.relay.url}'general`)
+    await sidebarGroup(ada, 'General').waitFor()
+    await page.getByRole('button', { name: 'Group actions' }).click()
+    await page.getByRole('menuitem', { name: 'Leave group' }).click()
+    await sidebarGroup(ada, 'General').waitFor({ state: 'detached' })
+    await page.reload()
+    await sidebarGroup(ada, 'Book club').waitFor()
+    expect(await sidebarGroup(ada, 'General').count()).toBe(0)
+    expect(ada.errors).toEqual([])
+  })
+})
