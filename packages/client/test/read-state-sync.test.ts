@@ -4,7 +4,7 @@ import { finalizeEvent, type NostrEvent } from 'nostr-tools'
 import * as nip44 from 'nostr-tools/nip44'
 import { afterEach, describe, expect, it } from 'vitest'
 import { WebSocket } from 'ws'
-import { LocalSigner, MemoryEventStore, nobleVerifier, RelayPool, type Signer } from '../src'
+import { LocalSigner, MemoryEventStore, Nip07Signer, nobleVerifier, RelayPool, type Signer } from '../src'
 import {
   type ReadStateChange,
   type ReadStatePool,
@@ -383,5 +383,115 @@ describe('ReadStateSync against the relay', () => {
     expect(a.sync.effective(CH)).toBe(11)
     await a.sync.close()
     expect(() => a.sync.markRead(CH, 12)).toThrow(expect.objectContaining({ code: 'closed' }))
+  })
+
+  it('many marks within the debounce make one publish; its own echo is never decrypted', async () => {
+    const r = await relay()
+    const signer = LocalSigner.generate()
+    const decrypted: string[] = []
+    const counting: Signer = {
+      getPublicKey: () => signer.getPublicKey(),
+      signEvent: (t) => signer.signEvent(t),
+      nip44: {
+        encrypt: (p, t) => signer.nip44.encrypt(p, t),
+        decrypt: (p, c) => {
+          decrypted.push(c)
+          return signer.nip44.decrypt(p, c)
+        },
+      },
+    }
+    const real = pool()
+    const published: NostrEvent[] = []
+    const spy: ReadStatePool = {
+      fetch: (...a) => real.fetch(...a),
+      subscribe: (...a) => real.subscribe(...a),
+      publish: (relays, event, opts) => {
+        published.push(event)
+        return real.publish(relays, event, opts)
+      },
+    }
+    const a = device(r, counting, { pool: spy })
+    const b = device(r, signer)
+    await Promise.all([a.sync.ready, b.sync.ready])
+    for (let i = 0; i < 20; i++) {
+      a.sync.markRead(`ctx-${i}`, 1000 + i)
+      a.fake.advance(100)
+    }
+    expect(published).toHaveLength(0)
+    const heard = nextChange(b.sync, (c) => c.contexts.includes('ctx-19'))
+    a.fake.advance(5_000)
+    await a.sync.flush()
+    await heard
+    expect(published).toHaveLength(1)
+    expect(published[0]!.kind).toBe(30078)
+    // b's re-publish arrives at a (decrypted: another device); a's own echo never is
+    b.fake.advance(5_000)
+    await b.sync.flush()
+    expect(decrypted).not.toContain(published[0]!.content)
+    a.fake.advance(60_000)
+    await a.sync.flush()
+    expect(published).toHaveLength(1) // b carried nothing new: no loop
+  })
+
+  it('close() publishes a pending mark before it returns', async () => {
+    const r = await relay()
+    const signer = LocalSigner.generate()
+    const a = device(r, signer)
+    const b = device(r, signer)
+    await Promise.all([a.sync.ready, b.sync.ready])
+    const heard = nextChange(b.sync, (c) => c.contexts.includes(CH))
+    a.sync.markRead(CH, 77)
+    await a.sync.close()
+    await heard
+    expect(b.sync.effective(CH)).toBe(77)
+  })
+
+  it('a refused publish is retried after the debounce, not in a tight loop', async () => {
+    const r = await relay()
+    const signer = LocalSigner.generate()
+    const real = pool()
+    let refusals = 1
+    const attempts: number[] = []
+    const flaky: ReadStatePool = {
+      fetch: (...a) => real.fetch(...a),
+      subscribe: (...a) => real.subscribe(...a),
+      publish: async (relays, event, opts) => {
+        attempts.push(Date.now())
+        if (refusals-- > 0) return relays.map((relay) => ({ ok: false, relay, message: 'error: try later' }))
+        return real.publish(relays, event, opts)
+      },
+    }
+    const a = device(r, signer, { pool: flaky })
+    await a.sync.ready
+    a.sync.markRead(CH, 5)
+    await a.sync.flush()
+    expect(attempts).toHaveLength(1)
+    expect(a.sync.status()?.pending).toBe(true)
+    const retryAt = a.sync.status()!.nextWake!
+    expect(retryAt - a.fake.now).toBeGreaterThanOrEqual(5_000)
+    a.fake.advance(retryAt - a.fake.now - 1)
+    expect(attempts).toHaveLength(1)
+    a.fake.advance(1)
+    await a.sync.flush()
+    expect(attempts).toHaveLength(2)
+    expect(a.sync.status()?.pending).toBe(false)
+  })
+
+  it('works through a NIP-07 signer (NIP-44 to self through the extension)', async () => {
+    const r = await relay()
+    const inner = LocalSigner.generate()
+    const ext = {
+      getPublicKey: () => inner.getPublicKey(),
+      signEvent: (t: Parameters<Signer['signEvent']>[0]) => inner.signEvent(t),
+      nip44: inner.nip44,
+    }
+    const a = device(r, new Nip07Signer(ext))
+    const b = device(r, inner)
+    await Promise.all([a.sync.ready, b.sync.ready])
+    const heard = nextChange(b.sync, (c) => c.contexts.includes(CH))
+    a.sync.markRead(CH, 123)
+    await a.sync.flush()
+    await heard
+    expect(b.sync.effective(CH)).toBe(123)
   })
 })
