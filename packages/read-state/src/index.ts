@@ -58,4 +58,5 @@ export {
   type UnreadRow,
   unreadCount,
 } from './unread'
+export { type IndexedRow, UnreadIndex } from './unread-index'
 export { utf8Length } from './utf8'

@@ -38,7 +38,7 @@ export interface UnreadCount {
   readonly messages: number
   /** Roots of threads with at least one unread reply not by us. */
   readonly threads: readonly string[]
-  /** Oldest unread top-level row (where "jump to first unread" goes), if any. */
+  /** Oldest unread top-level row (where "jump to first unread" goes; ties: lowest id), if any. */
   readonly firstUnread?: UnreadRow
 }
 
@@ -62,7 +62,12 @@ export function unreadCount(input: UnreadInput): UnreadCount {
     const frontier = maxDefined(contexts[`msg:${row.id}`], channelValue)
     if (isUnread(row.createdAt, frontier)) {
       messages++
-      if (!firstUnread || row.createdAt < firstUnread.createdAt) firstUnread = row
+      if (
+        !firstUnread ||
+        row.createdAt < firstUnread.createdAt ||
+        (row.createdAt === firstUnread.createdAt && row.id < firstUnread.id)
+      )
+        firstUnread = row
     }
   }
   const threads: string[] = []

@@ -25,6 +25,7 @@ it('pins the public exports of @roost/read-state', () => {
       "ReadStateEngine",
       "ReadStateError",
       "T_TAG_VALUE",
+      "UnreadIndex",
       "blobSize",
       "channelReadMark",
       "contextKind",
