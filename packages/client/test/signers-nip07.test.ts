@@ -2,6 +2,7 @@ import type { EventTemplate, VerifiedEvent } from 'nostr-tools/core'
 import { verifyEvent } from 'nostr-tools/pure'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
+  InvalidTemplateError,
   LocalSigner,
   Nip07Signer,
   SignerRefusedError,
@@ -119,6 +120,23 @@ describe('Nip07Signer', () => {
       }),
     )
     await expect(badSig.signEvent(template)).rejects.toThrow(/does not verify/)
+  })
+
+  it('refuses a bad template before asking the extension', async () => {
+    const key = LocalSigner.generate()
+    let asked = 0
+    const signer = new Nip07Signer(
+      extension(key, {
+        signEvent: (t) => {
+          asked++
+          return key.signEvent(t)
+        },
+      }),
+    )
+    await expect(signer.signEvent({ ...template, created_at: 1.5 })).rejects.toBeInstanceOf(
+      InvalidTemplateError,
+    )
+    expect(asked).toBe(0)
   })
 
   it('refuses an invalid public key from the extension', async () => {

@@ -10,6 +10,7 @@ import {
   EncryptError,
   InvalidPublicKeyError,
   InvalidSecretKeyError,
+  InvalidTemplateError,
   LocalSigner,
 } from '../src/signers'
 import { ConversationKeys } from '../src/signers/nip44-keys'
@@ -48,6 +49,40 @@ describe('LocalSigner', () => {
     expect(event[verifiedSymbol]).toBe(true)
     expect(verifyEvent(fresh(event))).toBe(true)
     expect(verifyEvent({ ...fresh(event), content: 'tampered' })).toBe(false)
+  })
+
+  it.each([
+    ['a fractional created_at', { ...template, created_at: 1_700_000_000.5 }],
+    ['a negative created_at', { ...template, created_at: -1 }],
+    ['a kind above 65535', { ...template, kind: 70_000 }],
+    ['a string kind', { ...template, kind: '9' }],
+    ['non-string content', { ...template, content: 5 }],
+    ['a non-string tag value', { ...template, tags: [['h', 5]] }],
+    ['tags that are not arrays', { ...template, tags: 'h' }],
+  ])('refuses to sign a template with %s (InvalidTemplateError)', async (_label, bad) => {
+    const error = await LocalSigner.generate()
+      .signEvent(bad as unknown as typeof template)
+      .catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(InvalidTemplateError)
+    expect((error as InvalidTemplateError).code).toBe('invalid-template')
+  })
+
+  it('signs only the four template fields', async () => {
+    const event = await LocalSigner.generate().signEvent({
+      ...template,
+      id: 'x',
+      extra: 1,
+    } as typeof template)
+    expect(Object.keys(event).sort()).toEqual([
+      'content',
+      'created_at',
+      'id',
+      'kind',
+      'pubkey',
+      'sig',
+      'tags',
+    ])
+    expect(verifyEvent(fresh(event))).toBe(true)
   })
 
   it('reads the NIP-19 nsec example and its hex form to the same key', () => {

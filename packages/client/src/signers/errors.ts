@@ -121,3 +121,17 @@ export class EncryptError extends RoostError {
     super('encrypt-failed', message, options)
   }
 }
+
+/**
+ * The template handed to `signEvent` is not a NIP-01 event template: `kind` must be an integer in
+ * 0–65535, `created_at` a non-negative integer, `content` a string, `tags` an array of string
+ * arrays. Thrown before any signer (extension, bunker) is asked.
+ *
+ * @example
+ * await signer.signEvent({ kind: 9, tags: [], content: 'hi', created_at: Date.now() / 1000 }) // fractional: rejects
+ */
+export class InvalidTemplateError extends RoostError {
+  constructor(message: string) {
+    super('invalid-template', message)
+  }
+}

@@ -4,6 +4,7 @@ export {
   InvalidBunkerUrlError,
   InvalidPublicKeyError,
   InvalidSecretKeyError,
+  InvalidTemplateError,
   SignerRefusedError,
   SignerTimeoutError,
   SignerUnavailableError,

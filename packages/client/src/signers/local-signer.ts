@@ -4,6 +4,7 @@ import { decode, nsecEncode } from 'nostr-tools/nip19'
 import { decrypt, encrypt } from 'nostr-tools/nip44'
 import { finalizeEvent, generateSecretKey, getPublicKey } from 'nostr-tools/pure'
 import { brandVerified } from '../verify'
+import { checkTemplate } from './check-signed'
 import { DecryptError, EncryptError, InvalidSecretKeyError } from './errors'
 import { ConversationKeys } from './nip44-keys'
 import type { Signer } from './signer'
@@ -104,17 +105,12 @@ export class LocalSigner implements Signer {
     return this.publicKey
   }
 
-  /** Signs a copy of `template` (the template itself is left untouched). */
+  /**
+   * Signs a copy of `template` (the template itself is left untouched); a malformed template throws
+   * {@link InvalidTemplateError}.
+   */
   async signEvent(template: EventTemplate): Promise<VerifiedEvent> {
-    const event = finalizeEvent(
-      {
-        kind: template.kind,
-        tags: template.tags,
-        content: template.content,
-        created_at: template.created_at,
-      },
-      this.secretKey,
-    )
+    const event = finalizeEvent(checkTemplate(template), this.secretKey)
     return brandVerified(event) // finalizeEvent brands with nostr-tools/pure's symbol only
   }
 

@@ -1,6 +1,6 @@
 import type { EventTemplate, VerifiedEvent } from 'nostr-tools/core'
 import { nobleVerifier, type Verifier } from '../verify'
-import { checkSigned } from './check-signed'
+import { checkSigned, checkTemplate } from './check-signed'
 import { SignerRefusedError, SignerUnavailableError, SignerUnsupportedError } from './errors'
 import type { Signer, WindowNostr } from './signer'
 
@@ -56,14 +56,9 @@ export class Nip07Signer implements Signer {
   }
 
   async signEvent(template: EventTemplate): Promise<VerifiedEvent> {
+    const copy = checkTemplate(template)
     const ext = this.extension()
     const pubkey = await this.getPublicKey()
-    const copy = {
-      kind: template.kind,
-      tags: template.tags,
-      content: template.content,
-      created_at: template.created_at,
-    }
     const signed = await call('signEvent', () => ext.signEvent(copy))
     return checkSigned(signed, template, pubkey, this.opts.verifier ?? nobleVerifier)
   }

@@ -3,7 +3,7 @@ import { BUNKER_REGEX, type BunkerPointer, BunkerSigner } from 'nostr-tools/nip4
 import { AbstractSimplePool } from 'nostr-tools/pool'
 import { generateSecretKey } from 'nostr-tools/pure'
 import { nobleVerifier, type Verifier } from '../verify'
-import { checkSigned } from './check-signed'
+import { checkSigned, checkTemplate } from './check-signed'
 import {
   InvalidBunkerUrlError,
   SignerRefusedError,
@@ -165,13 +165,8 @@ export class Nip46Signer implements Signer {
   }
 
   async signEvent(template: EventTemplate): Promise<VerifiedEvent> {
+    const copy = checkTemplate(template)
     const pubkey = await this.getPublicKey()
-    const copy = {
-      kind: template.kind,
-      tags: template.tags,
-      content: template.content,
-      created_at: template.created_at,
-    }
     const signed = await this.request('sign_event', () => this.remote.signEvent(copy))
     return checkSigned(signed, template, pubkey, this.verifier)
   }
