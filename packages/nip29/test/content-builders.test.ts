@@ -181,6 +181,9 @@ describe('threads and comments', () => {
     expect(() => id.comment(thread, parent, 'x')).toThrow(InvalidArgumentError)
     expect(() => id.comment(thread, { ...thread, id: 'bad' }, 'x')).toThrow(InvalidArgumentError)
     expect(() => id.comment(thread, thread, 3 as unknown as string)).toThrow(InvalidArgumentError)
+    expect(() => id.comment(thread, thread, 'x', { relay: 1 as unknown as string })).toThrow(
+      InvalidArgumentError,
+    )
     expect(() => id.comment(null as unknown as typeof thread, thread, 'x')).toThrow(InvalidArgumentError)
     expect(() => id.comment(thread, null as unknown as typeof thread, 'x')).toThrow(InvalidArgumentError)
   })
