@@ -627,7 +627,8 @@ export class ReadStateEngine {
       slotId: next,
       previousSlotId: previous,
     })
-    this.markPending()
+    // the new slot must carry our state; with nothing known there is nothing to write yet
+    if (Object.keys(this.merged).length > 0) this.markPending()
   }
 
   private rotateIdentity(reason: RotationReason): void {

@@ -137,6 +137,8 @@ export class ReadStateSync {
   private inFlightTasks = 0
   private remoteDepth = 0
   private readonly detachHide: (() => void) | undefined
+  /** No relays or decision l's "this device only": marks and persistence, no network. */
+  private readonly localOnly: boolean
 
   constructor(private readonly opts: ReadStateSyncOptions) {
     const relays = opts.relays
@@ -150,6 +152,7 @@ export class ReadStateSync {
       clearTimeout: (h) => globalThis.clearTimeout(h as ReturnType<typeof setTimeout>),
     }
     this.verifier = opts.verifier ?? nobleVerifier
+    this.localOnly = opts.localOnly === true || this.readRelays.length === 0
     this.detachHide = this.attachHide()
     this.ready = this.init()
     this.ready.catch(() => {})
@@ -157,7 +160,8 @@ export class ReadStateSync {
 
   private async init(): Promise<void> {
     this.pubkey = await this.opts.signer.getPublicKey()
-    const state = await this.opts.store.getValue<EngineState>(STATE_KEY + this.pubkey)
+    // an unreadable stored state starts over with new ids rather than blocking read state
+    const state = await this.opts.store.getValue<EngineState>(STATE_KEY + this.pubkey).catch(() => undefined)
     if (this.closed) return
     this.engine = new ReadStateEngine({
       pubkey: this.pubkey,
@@ -171,7 +175,7 @@ export class ReadStateSync {
       ...(this.opts.parentOf ? { parentOf: this.opts.parentOf } : {}),
     })
     const early = this.early.splice(0)
-    if (this.opts.localOnly) {
+    if (this.localOnly) {
       for (const [ctx, ts] of early) this.run(this.engine.markRead(ctx, ts))
       this.saveState(this.engine.snapshot())
       return
@@ -277,7 +281,7 @@ export class ReadStateSync {
   async flush(): Promise<void> {
     await this.ready.catch(() => {})
     const engine = this.engine
-    if (!engine || this.opts.localOnly) return this.saving
+    if (!engine || this.localOnly) return this.saving
     this.run(engine.flush())
     await this.settled()
     await this.saving
