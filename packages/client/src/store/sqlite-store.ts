@@ -71,6 +71,19 @@ interface Row {
   json: string
 }
 
+/** The stored text of an event: its NIP-01 fields only. */
+function eventJson(e: NostrEvent): string {
+  return JSON.stringify({
+    id: e.id,
+    pubkey: e.pubkey,
+    created_at: e.created_at,
+    kind: e.kind,
+    tags: e.tags,
+    content: e.content,
+    sig: e.sig,
+  })
+}
+
 /**
  * The {@link EventStore} on SQLite (better-sqlite3, Node only): WAL journal, prepared statements,
  * batches in one transaction, tags indexed on (name, value, created_at DESC) with the event rowid
@@ -215,15 +228,7 @@ export class SqliteEventStore implements EventStore {
       event.kind,
       event.created_at,
       d ?? null,
-      JSON.stringify({
-        id: event.id,
-        pubkey: event.pubkey,
-        created_at: event.created_at,
-        kind: event.kind,
-        tags: event.tags,
-        content: event.content,
-        sig: event.sig,
-      }),
+      eventJson(event),
     )
     let rowid: number | bigint
     if (inserted.changes > 0) {
@@ -285,7 +290,7 @@ export class SqliteEventStore implements EventStore {
       | { id: string; created_at: number }
       | undefined
     if (current && (current.id === event.id || !supersedes(event, current))) return false
-    this.sql.putState.run(relay, event.kind, d, fork, event.created_at, event.id, JSON.stringify(event))
+    this.sql.putState.run(relay, event.kind, d, fork, event.created_at, event.id, eventJson(event))
     return true
   }
 
