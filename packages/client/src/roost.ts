@@ -1,18 +1,28 @@
 import { GroupsRegistry } from './groups/registry'
 import type { ReadStateSource } from './groups/types'
 import { RelayPool, type RelayPoolOptions } from './pool/relay-pool'
+import { ReadStateSync, type ReadStateSyncOptions } from './read-state'
 import type { Signer } from './signers'
 import { type EventStore, MemoryEventStore } from './store'
+
+/** Options of the read-state sync `createRoost` builds (pool, signer, store and relays are its own). */
+export type RoostReadStateOptions = Omit<ReadStateSyncOptions, 'pool' | 'signer' | 'store' | 'relays'> & {
+  relays?: ReadStateSyncOptions['relays']
+}
 
 export interface RoostOptions {
   /** Signs everything the account sends (and NIP-42 AUTH). */
   signer: Signer
   /** Local cache (default a fresh `MemoryEventStore`; `SqliteEventStore` or `IndexedDbEventStore` persist). */
   store?: EventStore
-  /** The account's relays for its 10009 group list (read and write). */
+  /** The account's relays: its 10009 group list and its read state live there (read and write). */
   relays?: readonly string[]
-  /** Where `Group.unread()` / `markRead()` read and write (NIP-RS read state). */
-  readState?: ReadStateSource
+  /**
+   * Read state (NIP-RS). Default: a `ReadStateSync` on `relays` (local only when there are none).
+   * Pass options for it, `{ localOnly: true }` to keep it on this device, your own
+   * `ReadStateSource`, or `false` for none (then `unread()` is 0).
+   */
+  readState?: RoostReadStateOptions | ReadStateSource | false
   /** Relay pool options (WebSocket constructor, verifier, NIP-42 policy, timeouts, backoff, …). */
   pool?: Omit<RelayPoolOptions, 'signer'>
   /** An existing pool to share instead (it is not closed by `close()`). */
@@ -24,15 +34,21 @@ export interface RoostOptions {
 /** What {@link createRoost} returns. */
 export interface Roost {
   readonly groups: GroupsRegistry
-  readonly readState: ReadStateSource | undefined
+  /** The read-state sync (a `ReadStateSync` unless you passed your own source), if any. */
+  readonly readState: ReadStateSync | ReadStateSource | undefined
   readonly pool: RelayPool
-  /** Flushes pending writes and closes subscriptions, the pool (if ours) and the store. */
+  /** Flushes pending writes and read state, closes subscriptions, the pool (if ours) and the store. */
   close(): Promise<void>
 }
 
+function isSource(x: unknown): x is ReadStateSource {
+  return typeof x === 'object' && x !== null && typeof (x as ReadStateSource).frontier === 'function'
+}
+
 /**
- * Wires a Roost client: a relay pool (NIP-42 with the given signer), a store, and the groups
- * registry, which loads the account's groups from the store at once and then from the relays.
+ * Wires a Roost client: a relay pool (NIP-42 with the given signer), a store, the read-state sync
+ * and the groups registry, which loads the account's groups from the store at once and then from
+ * the relays.
  *
  * @example
  * import { createRoost, LocalSigner } from '@roost/client'
@@ -40,6 +56,7 @@ export interface Roost {
  * await roost.groups.ready
  * const group = await roost.groups.join('naddr1…')
  * await group.sendMessage('hello')
+ * group.markRead()
  * await roost.close()
  */
 export function createRoost(opts: RoostOptions): Roost {
@@ -47,23 +64,45 @@ export function createRoost(opts: RoostOptions): Roost {
   const pool =
     opts.relayPool ?? new RelayPool({ ...opts.pool, signer: opts.signer, ...(clock ? { clock } : {}) })
   const store = opts.store ?? new MemoryEventStore()
-  const groups = new GroupsRegistry({
+  let ownSync: ReadStateSync | undefined
+  let readState: ReadStateSync | ReadStateSource | undefined
+  let groups: GroupsRegistry | undefined
+  if (isSource(opts.readState)) readState = opts.readState
+  else if (opts.readState !== false) {
+    const o = opts.readState ?? {}
+    const relays = o.relays ?? opts.relays ?? []
+    const empty = Array.isArray(relays) && relays.length === 0
+    ownSync = new ReadStateSync({
+      ...(clock ? { clock: () => clock() * 1000 } : {}),
+      ...o,
+      pool,
+      signer: opts.signer,
+      store,
+      relays,
+      localOnly: o.localOnly ?? empty,
+      parentOf: o.parentOf ?? ((ctx) => groups?.parentOf(ctx)),
+    })
+    readState = ownSync
+  }
+  groups = new GroupsRegistry({
     pool,
     store,
     signer: opts.signer,
     relays: opts.relays,
-    readState: opts.readState,
+    readState,
     clock,
     publishTimeout: opts.pool?.publishTimeout,
   })
+  const registry = groups
   let closing: Promise<void> | undefined
   return {
-    groups,
-    readState: opts.readState,
+    groups: registry,
+    readState,
     pool,
     close() {
       closing ??= (async () => {
-        await groups.close()
+        await registry.close()
+        await ownSync?.close()
         if (!opts.relayPool) pool.close()
         await store.close()
       })()

@@ -10,6 +10,7 @@ import {
   type Membership,
   TimelineWindow,
 } from '@roost/nip29'
+import { threadReadMark, unreadCount } from '@roost/read-state'
 import type { EventTemplate, NostrEvent } from 'nostr-tools/core'
 import {
   AuthRequiredError,
@@ -191,6 +192,7 @@ export class Group {
   readonly snapshot = (): GroupSnapshot => {
     if (this.snap) return this.snap
     const membership = this.computeMembership()
+    const unread = this.countUnread()
     this.snap = Object.freeze({
       key: this.key.toString(),
       relay: this.key.relay,
@@ -207,7 +209,8 @@ export class Group {
       refused: this.refusedReason,
       hasOlder: this.older,
       canSend: this.canSendWith(membership, KINDS.chat),
-      unread: this.countUnread(),
+      unread: unread.messages,
+      unreadThreads: unread.threads,
     })
     return this.snap
   }
@@ -409,15 +412,47 @@ export class Group {
 
   // ── unread ─────────────────────────────────────────────────────────────────────────────────
 
-  private countUnread(): number {
+  private countUnread(): { messages: number; threads: readonly string[] } {
     const rs = this.ctx.readState
-    if (!rs) return 0
-    return this.timeline.countAfter(rs.frontier(this.key.toString()))
+    if (!rs) return NOTHING_UNREAD
+    const channel = this.key.toString()
+    const contexts = rs.contexts
+    if (!contexts) return { messages: this.timeline.countAfter(rs.frontier(channel)), threads: NO_THREADS }
+    const { messages, threads } = unreadCount({
+      channel,
+      me: this.ctx.me,
+      contexts,
+      topLevel: this.timeline.messages(),
+      threads: this.timeline.threads().map((t) => ({ root: t.root.id, replies: t.comments })),
+    })
+    return { messages, threads: Object.freeze(threads) }
+  }
+
+  /** The parent of a read-state context in this group (`thread:<root>` → channel, `msg:<id>` → thread or channel). */
+  contextParent(ctx: string): string | undefined {
+    const channel = this.key.toString()
+    if (ctx.startsWith('thread:')) return this.timeline.event(ctx.slice(7)) ? channel : undefined
+    if (ctx.startsWith('msg:')) {
+      const e = this.timeline.event(ctx.slice(4))
+      if (!e) return undefined
+      const root = e.kind === KINDS.comment ? e.tags.find((t) => t[0] === 'E')?.[1] : undefined
+      return root ? `thread:${root}` : channel
+    }
+    return undefined
   }
 
   /** Unread top-level rows not sent by us, newer than the read frontier (0 without read state). */
   unread(): number {
     return this.snapshot().unread
+  }
+
+  /** Marks a thread read up to its newest comment (only `thread:<root>` advances). */
+  markThreadRead(rootId: string): void {
+    const rs = this.ctx.readState
+    const thread = this.thread(rootId)
+    if (!rs || !thread) return
+    const mark = threadReadMark(rootId, thread.comments)
+    if (mark) rs.markRead(mark.ctx, mark.ts)
   }
 
   /** Marks the channel read up to `timestamp` (default: its newest row). */
@@ -691,6 +726,9 @@ export class Group {
     }
   }
 }
+
+const NO_THREADS: readonly string[] = Object.freeze([])
+const NOTHING_UNREAD = Object.freeze({ messages: 0, threads: NO_THREADS })
 
 /** 16 random lowercase hex characters, for invite codes. */
 export function randomCode(bytes = 8): string {

@@ -104,6 +104,18 @@ export class GroupsRegistry {
     return this.relayKeys.get(normalizeRelayUrl(relay))
   }
 
+  /**
+   * The parent of a read-state context (NIP-RS): `thread:<root>` → the group's key string,
+   * `msg:<id>` → its thread or group. Pass it as ReadStateSync's `parentOf`.
+   */
+  readonly parentOf = (ctx: string): string | undefined => {
+    for (const g of this.index.values()) {
+      const parent = g.contextParent(ctx)
+      if (parent !== undefined) return parent
+    }
+    return undefined
+  }
+
   /** The subscription id that routes to a group (`grp-<8 hex>`). */
   subscriptionId(key: GroupKey | string): string | undefined {
     const k = key.toString()
@@ -473,6 +485,19 @@ export class GroupsRegistry {
     await group.refreshWindow()
     await group.editMetadata({ private: false, closed: false, restricted: false, hidden: false, ...metadata })
     return this.join(key.toString())
+  }
+
+  /**
+   * Resolves when the list work queued so far (merges of lists from other devices, publishes of
+   * ours) is done. Useful before shutting down, and in tests.
+   */
+  async idle(): Promise<void> {
+    await this.ready
+    let seen: Promise<unknown> | undefined
+    while (seen !== this.listQueue) {
+      seen = this.listQueue
+      await seen
+    }
   }
 
   /** Writes what is pending, closes every subscription. The pool is not closed here. */

@@ -71,8 +71,10 @@ export interface GroupSnapshot {
   /** False once paging back found the start of the group's history. */
   readonly hasOlder: boolean
   readonly canSend: CanSend
-  /** Unread top-level rows, per the injected read-state source (0 without one). */
+  /** Unread top-level rows not sent by us, per the injected read-state source (0 without one). */
   readonly unread: number
+  /** Roots of threads with an unread comment (needs a read-state source with `contexts`). */
+  readonly unreadThreads: readonly string[]
 }
 
 /** What a group tells its listeners. `updated` is coalesced: at most one per microtask. */
@@ -95,6 +97,11 @@ export type GroupEvent =
  * }
  */
 export interface ReadStateSource {
+  /**
+   * Every known context and its frontier (NIP-RS merged state). When present, unread counts use
+   * the hierarchical rule of `@roost/read-state` (`msg:`/`thread:` marks count too).
+   */
+  readonly contexts?: Readonly<Record<string, number>>
   frontier(context: string): number
   markRead(context: string, timestamp: number): void
   /** Called whenever any frontier moves; returns an unsubscribe function. */

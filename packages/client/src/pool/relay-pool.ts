@@ -151,33 +151,36 @@ export class RelayPool {
     const byId = new Map<string, NostrEvent>()
     const timeout = opts.timeout ?? 5_000
     await Promise.all(
-      relays.map(
-        (relay) =>
-          new Promise<void>((resolve) => {
-            let sub: { close(): void } | undefined
-            let settled = false
-            const done = () => {
-              if (settled) return
-              settled = true
-              clearTimeout(timer)
-              sub?.close()
-              resolve()
-            }
-            const timer = setTimeout(done, timeout)
-            try {
-              sub = this.subscribe(relay, filters, {
-                onevent: (e) => {
-                  if (!byId.has(e.id)) byId.set(e.id, e)
-                },
-                oneose: done,
-                onclosed: done,
-              })
-            } catch {
-              done()
-            }
-            if (settled) sub?.close()
-          }),
-      ),
+      relays.map(async (relay) => {
+        // An unreachable relay answers at once (nothing), instead of holding the caller until the timeout.
+        let conn: Connection
+        try {
+          conn = this.connection(relay)
+          await withTimeout(conn.ensure(), timeout)
+        } catch {
+          return
+        }
+        await new Promise<void>((resolve) => {
+          let sub: { close(): void } | undefined
+          let settled = false
+          const done = () => {
+            if (settled) return
+            settled = true
+            clearTimeout(timer)
+            sub?.close()
+            resolve()
+          }
+          const timer = setTimeout(done, timeout)
+          sub = conn.subscribe(filters, {
+            onevent: (e) => {
+              if (!byId.has(e.id)) byId.set(e.id, e)
+            },
+            oneose: done,
+            onclosed: done,
+          })
+          if (settled) sub.close()
+        })
+      }),
     )
     return [...byId.values()]
   }
@@ -270,4 +273,14 @@ export class RelayPool {
     for (const conn of this.connections.values()) conn.close()
     this.connections.clear()
   }
+}
+
+function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  return Promise.race([
+    p,
+    new Promise<T>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('timed out')), ms)
+    }),
+  ]).finally(() => clearTimeout(timer))
 }

@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest'
+import * as client from '../src'
+import * as sqlite from '../src/sqlite'
+
+// The public surface of @roost/client. A change here is an API change: update the README too.
+describe('@roost/client exports', () => {
+  it('the root entry (browser-safe)', () => {
+    expect(Object.keys(client).sort()).toEqual([
+      'AuthRequiredError',
+      'CannotSendError',
+      'ClosedError',
+      'DecryptError',
+      'EncryptError',
+      'Group',
+      'GroupsRegistry',
+      'IndexedDbEventStore',
+      'InvalidBunkerUrlError',
+      'InvalidPublicKeyError',
+      'InvalidQueryError',
+      'InvalidSecretKeyError',
+      'InvalidStoreEventError',
+      'InvalidTemplateError',
+      'InvalidValueError',
+      'LocalSigner',
+      'MemoryEventStore',
+      'Nip07Signer',
+      'Nip46Signer',
+      'PublishRefusedError',
+      'PublishTimeoutError',
+      'ROW_KINDS',
+      'ReadStateSync',
+      'RelayPool',
+      'RelayUnreachableError',
+      'SignerRefusedError',
+      'SignerTimeoutError',
+      'SignerUnavailableError',
+      'SignerUnsupportedError',
+      'StoreClosedError',
+      'StoreOpenError',
+      'Timeline',
+      'UnknownGroupError',
+      'backoffDelay',
+      'brandVerified',
+      'createRoost',
+      'createVerifier',
+      'fetchRelayInfo',
+      'groupSubscriptionId',
+      'isPreviousRejection',
+      'isVerified',
+      'nobleVerifier',
+      'publishError',
+      'relayKeyOf',
+      'relayPrefix',
+      'wasmVerifier',
+    ])
+  })
+
+  it('the Node entry', () => {
+    expect(Object.keys(sqlite).sort()).toEqual(['SqliteEventStore'])
+  })
+
+  it('every typed error of the runtime carries a stable code', () => {
+    const errors = [
+      new client.PublishRefusedError('wss://r', 'restricted: no'),
+      new client.PublishTimeoutError('wss://r', 10, 'hm'),
+      new client.AuthRequiredError('wss://r', 'auth-required: x'),
+      new client.RelayUnreachableError('wss://r', 'down'),
+      new client.CannotSendError('not-member', 'join first'),
+      new client.UnknownGroupError("wss://r'x"),
+      new client.ClosedError('RelayPool'),
+    ]
+    expect(errors.map((e) => e.code)).toEqual([
+      'publish-refused',
+      'publish-timeout',
+      'auth-required',
+      'relay-unreachable',
+      'cannot-send',
+      'unknown-group',
+      'closed',
+    ])
+    expect((errors[0] as client.PublishRefusedError).prefix).toBe('restricted')
+    expect(errors[0]!.message).toBe('restricted: no')
+  })
+})
