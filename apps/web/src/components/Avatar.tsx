@@ -39,7 +39,7 @@ export function Avatar(props: {
         width: size,
         height: size,
         fontSize: Math.round(size * 0.38),
-        background: `hsl(${hueOf(props.seed)} 55% 42%)`,
+        background: `hsl(${hueOf(props.seed)} 50% 30%)`,
       }}
     >
       {initials(props.name)}

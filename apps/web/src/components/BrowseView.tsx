@@ -87,7 +87,7 @@ export function BrowseView(props: { onOpen: (key: string) => void }) {
                   className="btn primary"
                   onClick={() => join(g)}
                   disabled={busy === g.id}
-                  aria-label={`Join ${g.name}`}
+                  aria-label={`${g.closed ? 'Request to join' : 'Join'} ${g.name}`}
                 >
                   {busy === g.id ? 'Joining…' : g.closed ? 'Request to join' : 'Join'}
                 </button>

@@ -9,6 +9,7 @@ import { EditGroupDialog } from './EditGroupDialog'
 import { Icon } from './Icon'
 import { InviteDialog } from './InviteDialog'
 import type { MessageActions } from './MessageRow'
+import { ThreadDialog } from './ThreadDialog'
 import { Timeline } from './Timeline'
 
 export type SidePanel = { type: 'thread'; rootId: string } | { type: 'members' } | undefined
@@ -19,7 +20,13 @@ function AccessBanner(props: { detail: GroupDetail; handle: GroupHandle }) {
   const [answer, setAnswer] = useState<Answer>()
   const [busy, setBusy] = useState(false)
   const id = useId()
-  if (a.status === 'member') return null
+  if (a.status === 'member') {
+    return props.detail.refused ? (
+      <p className="notice error access-banner" role="status">
+        The relay does not show this group: {props.detail.refused}
+      </p>
+    ) : null
+  }
   async function retry() {
     setBusy(true)
     setAnswer(await props.handle.retryJoin(code.trim() || undefined))
@@ -70,6 +77,7 @@ function GroupMenu(props: {
   onEdit: () => void
   onLeave: () => void
   onCopyCode: () => void
+  onThread: () => void
 }) {
   const [open, setOpen] = useState(false)
   const ref = useRef<HTMLDivElement>(null)
@@ -126,6 +134,7 @@ function GroupMenu(props: {
       </button>
       {open ? (
         <div className="menu-list" role="menu" id={id} aria-label="Group" tabIndex={-1} onKeyDown={onMenuKey}>
+          {item('Start a thread…', props.onThread)}
           {item('People', props.onPeople)}
           {item('Copy group code', props.onCopyCode)}
           {admin ? item('Invite people…', props.onInvite) : null}
@@ -148,7 +157,7 @@ export function GroupView(props: {
   const { handle } = props
   const detail = useGroup(handle)
   const visible = usePageVisible()
-  const [dialog, setDialog] = useState<'invite' | 'edit'>()
+  const [dialog, setDialog] = useState<'invite' | 'edit' | 'thread'>()
   const [replyTo, setReplyTo] = useState<MessageItem>()
   const [notice, setNotice] = useState<Answer>()
   // The "new messages" line stays where the read frontier was when the group was opened.
@@ -202,6 +211,13 @@ export function GroupView(props: {
           </h2>
           {detail.about ? <p className="about">{detail.about}</p> : null}
         </div>
+        <div role="status" className="sync-status">
+          {detail.loading
+            ? detail.messages.length > 0
+              ? 'Saved messages · connecting…'
+              : 'Connecting…'
+            : null}
+        </div>
         <button
           type="button"
           className="btn ghost"
@@ -215,6 +231,7 @@ export function GroupView(props: {
           detail={detail}
           onPeople={() => onSide({ type: 'members' })}
           onInvite={() => setDialog('invite')}
+          onThread={() => setDialog('thread')}
           onEdit={() => setDialog('edit')}
           onCopyCode={() => {
             const code = `${detail.relay}'${detail.id}`
@@ -247,6 +264,13 @@ export function GroupView(props: {
         onSeen={onSeen}
         actions={actions}
         visible={visible}
+        emptyText={
+          detail.loading
+            ? 'Loading messages…'
+            : detail.access.status === 'member' || !(detail.flags.private || detail.flags.closed)
+              ? 'No messages yet. Say hello!'
+              : 'Join this group to see its messages.'
+        }
       />
       <Composer
         label={`Message ${detail.name}`}
@@ -260,6 +284,13 @@ export function GroupView(props: {
           return answer
         }}
       />
+      {dialog === 'thread' ? (
+        <ThreadDialog
+          handle={handle}
+          onClose={() => setDialog(undefined)}
+          onStarted={() => setDialog(undefined)}
+        />
+      ) : null}
       {dialog === 'invite' ? <InviteDialog handle={handle} onClose={() => setDialog(undefined)} /> : null}
       {dialog === 'edit' ? (
         <EditGroupDialog handle={handle} detail={detail} onClose={() => setDialog(undefined)} />

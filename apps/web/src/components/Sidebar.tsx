@@ -23,27 +23,33 @@ export function accessLabel(access: Access): string | undefined {
 function GroupRow(props: { group: GroupSummary; current: boolean; onOpen: () => void }) {
   const g = props.group
   const label = accessLabel(g.access)
-  const unreadText = g.unread > 0 ? `, ${g.unread} unread` : ''
-  const threadText = g.threadUnread ? ', new thread replies' : ''
   return (
     <li>
       <button
         type="button"
         className={g.unread > 0 ? 'group-item unread' : 'group-item'}
         aria-current={props.current ? 'page' : undefined}
-        aria-label={`${g.name}${unreadText}${threadText}${label ? `, ${label}` : ''}`}
         data-group={g.key}
         onClick={props.onOpen}
       >
         <Avatar name={g.name} seed={g.key} picture={g.picture} size={32} square />
         <span className="gname">
           <span>{g.name}</span>
-          {label ? <span className={`access ${g.access.status}`}>{label}</span> : null}
+          {label ? (
+            <span className={`access ${g.access.status}`} title={label}>
+              {label}
+            </span>
+          ) : null}
         </span>
-        {g.threadUnread ? <span className="thread-dot" title="New thread replies" /> : null}
+        {g.threadUnread ? (
+          <span className="thread-dot" title="New thread replies">
+            <span className="visually-hidden">new thread replies</span>
+          </span>
+        ) : null}
         {g.unread > 0 ? (
           <span className="badge" data-testid="unread-badge">
             {g.unread > 99 ? '99+' : g.unread}
+            <span className="visually-hidden"> unread</span>
           </span>
         ) : null}
       </button>

@@ -60,6 +60,7 @@ export function Timeline(props: {
   onSeen: (createdAt: number) => void
   actions: MessageActions
   visible: boolean
+  emptyText: string
 }) {
   const scrollRef = useRef<HTMLDivElement>(null)
   const rows = useMemo(
@@ -134,6 +135,11 @@ export function Timeline(props: {
 
   return (
     <div className="timeline-wrap">
+      {props.loadingOlder ? (
+        <p className="loading-older" role="status">
+          Loading older messages…
+        </p>
+      ) : null}
       {jumpVisible ? (
         <button
           type="button"
@@ -154,8 +160,7 @@ export function Timeline(props: {
         data-rows={rows.length}
         data-last={last}
       >
-        {props.loadingOlder ? <p className="timeline-empty">Loading older messages…</p> : null}
-        {rows.length === 0 ? <p className="timeline-empty">No messages yet. Say hello!</p> : null}
+        {rows.length === 0 ? <p className="timeline-empty">{props.emptyText}</p> : null}
         <div className="timeline-inner" style={{ height: virtualizer.getTotalSize() }}>
           {items.map((item) => {
             const row = rows[item.index]!

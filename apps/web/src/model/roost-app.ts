@@ -3,8 +3,14 @@
  * read marks, kind 0 profiles, settings and notifications, exposed to React as `AppApi`
  * snapshots (stable objects until something changes, for `useSyncExternalStore`).
  */
-import * as client from '@roost/client'
-import { createRoost, type EventStore, type Group, MemoryEventStore, type Roost } from '@roost/client'
+import {
+  createRoost,
+  type EventStore,
+  type Group,
+  IndexedDbEventStore,
+  MemoryEventStore,
+  type Roost,
+} from '@roost/client'
 import { GroupKey, GroupMetadata, GroupReference, KINDS, normalizeRelayUrl } from '@roost/nip29'
 import type { NostrEvent } from 'nostr-tools'
 import type { AppApi, AppSnapshot, JoinAnswer } from './api'
@@ -30,16 +36,13 @@ function loadSettings(pubkey: string): Settings {
   }
 }
 
-/** The browser's persistent cache when @roost/client provides it, else memory (nothing survives a reload). */
+/** The browser's persistent cache (IndexedDB, one database per account), else memory. */
 async function openStore(pubkey: string): Promise<EventStore> {
-  const idb = (client as Record<string, unknown>).IndexedDbEventStore as
-    | { open(name: string): Promise<EventStore> }
-    | undefined
-  if (idb && typeof indexedDB !== 'undefined') {
+  if (typeof indexedDB !== 'undefined') {
     try {
-      return await idb.open(`roost-${pubkey}`)
+      return await IndexedDbEventStore.open(`roost-${pubkey}`)
     } catch {
-      // Private windows may refuse IndexedDB; run from memory then.
+      // Private windows may refuse IndexedDB; run from memory then (nothing survives a reload).
     }
   }
   return new MemoryEventStore()
