@@ -12,6 +12,7 @@ import { matchFilter } from 'nostr-tools/filter'
 import { generateSecretKey } from 'nostr-tools/pure'
 import { initNostrWasm } from 'nostr-wasm'
 import { SqliteEventStore } from '../packages/client/src/sqlite'
+import { MemoryEventStore } from '../packages/client/src/store'
 import { record } from './lib'
 
 const GROUP = 33_000
@@ -92,6 +93,18 @@ record({
   ours: oursFork,
   baseline: baseFork,
   notes: 'SqliteEventStore query({fork, limit: 50}); baseline as above with limit 50',
+})
+
+const memory = new MemoryEventStore()
+for (const [f, list] of byFork) await memory.addMany(list, f)
+const oursMemory = await rate(() => memory.query({ fork, limit: 50 }), 500)
+record({
+  name: 'memory-store-fork-timeline-50-of-33k',
+  unit: 'query',
+  ours: oursMemory,
+  baseline: baseFork,
+  notes:
+    'MemoryEventStore query({fork, limit: 50}) (per-fork timelines kept in query order); baseline as above',
 })
 
 await store.close()

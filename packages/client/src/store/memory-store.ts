@@ -15,6 +15,7 @@ import {
   stateFork,
   supersedes,
 } from './rules'
+import { SortedEvents } from './sorted-events'
 
 interface Entry {
   event: NostrEvent
@@ -33,7 +34,9 @@ interface Entry {
  */
 export class MemoryEventStore implements EventStore {
   private readonly events = new Map<string, Entry>()
-  private readonly byFork = new Map<string, Set<string>>()
+  /** Every event, and each fork's events, in query order. */
+  private readonly all = new SortedEvents()
+  private readonly byFork = new Map<string, SortedEvents>()
   /** (kind, pubkey, d) → id of the current fork-less replaceable/addressable event. */
   private readonly latest = new Map<string, string>()
   private readonly state = new Map<string, { fork: string; event: NostrEvent }>()
@@ -76,21 +79,28 @@ export class MemoryEventStore implements EventStore {
     if (!entry) {
       entry = { event: cleanCopy(event), forks: new Set() }
       this.events.set(event.id, entry)
+      this.all.insert(entry.event)
     }
     if (entry.forks.has(fork)) return false
     entry.forks.add(fork)
-    const ids = this.byFork.get(fork)
-    if (ids) ids.add(event.id)
-    else this.byFork.set(fork, new Set([event.id]))
+    let timeline = this.byFork.get(fork)
+    if (!timeline) {
+      timeline = new SortedEvents()
+      this.byFork.set(fork, timeline)
+    }
+    timeline.insert(entry.event)
     return true
   }
 
   private unlink(id: string, fork: string): void {
     const entry = this.events.get(id)
-    this.byFork.get(fork)?.delete(id)
     if (!entry) return
+    this.byFork.get(fork)?.remove(entry.event)
     entry.forks.delete(fork)
-    if (entry.forks.size === 0) this.events.delete(id)
+    if (entry.forks.size === 0) {
+      this.events.delete(id)
+      this.all.remove(entry.event)
+    }
   }
 
   async query(q: StoreQuery): Promise<NostrEvent[]> {
@@ -98,27 +108,25 @@ export class MemoryEventStore implements EventStore {
     checkQuery(q)
     const limit = limitOf(q)
     if (limit === 0) return []
-    let candidates: Iterable<NostrEvent>
-    if (q.fork) {
-      const ids = this.byFork.get(q.fork)
-      if (!ids) return []
-      candidates = this.pick(ids)
-    } else if (q.ids) {
-      candidates = this.pick(new Set(q.ids))
-    } else {
-      candidates = Array.from(this.events.values(), (e) => e.event)
+    if (q.ids) {
+      const out: NostrEvent[] = []
+      for (const id of new Set(q.ids)) {
+        const entry = this.events.get(id)
+        if (entry && (!q.fork || entry.forks.has(q.fork)) && matches(entry.event, q)) out.push(entry.event)
+      }
+      out.sort(newestFirst)
+      return out.length > limit ? out.slice(0, limit) : out
     }
+    const source = q.fork ? this.byFork.get(q.fork) : this.all
+    if (!source) return []
     const out: NostrEvent[] = []
-    for (const e of candidates) if (matches(e, q)) out.push(e)
-    out.sort(newestFirst)
-    return out.length > limit ? out.slice(0, limit) : out
-  }
-
-  private *pick(ids: Iterable<string>): Iterable<NostrEvent> {
-    for (const id of ids) {
-      const entry = this.events.get(id)
-      if (entry) yield entry.event
+    for (const e of source.newestFirst()) {
+      if (q.since !== undefined && e.created_at < q.since) break // the rest is older still
+      if (!matches(e, q)) continue
+      out.push(e)
+      if (out.length >= limit) break
     }
+    return out
   }
 
   async get(id: string): Promise<NostrEvent | undefined> {
@@ -146,9 +154,21 @@ export class MemoryEventStore implements EventStore {
     this.open()
     if (typeof fork !== 'string' || fork === NO_FORK)
       throw new InvalidQueryError('deleteFork needs a GroupKey string')
-    const ids = this.byFork.get(fork)
-    if (ids) for (const id of [...ids]) this.unlink(id, fork)
+    const timeline = this.byFork.get(fork)
     this.byFork.delete(fork)
+    if (timeline) {
+      const gone = new Set<NostrEvent>()
+      for (const e of timeline.newestFirst()) {
+        const entry = this.events.get(e.id)
+        if (!entry) continue
+        entry.forks.delete(fork)
+        if (entry.forks.size === 0) {
+          this.events.delete(e.id)
+          gone.add(entry.event)
+        }
+      }
+      if (gone.size > 0) this.all.removeWhere((e) => gone.has(e))
+    }
     for (const [slot, s] of this.state) if (s.fork === fork) this.state.delete(slot)
   }
 
