@@ -121,6 +121,8 @@ export class ReadStateEngine {
   private publishCount = 0
   private effects: Effect[] = []
   private changedKeys = new Set<string>()
+  /** Stale duplicates of our blob, deleted once our blob carries what they held. */
+  private readonly toDelete = new Set<string>()
 
   constructor(options: EngineOptions) {
     if (!/^[0-9a-f]{64}$/.test(options.pubkey))
@@ -294,6 +296,7 @@ export class ReadStateEngine {
       this.cycle = undefined
       if (this.changeSeq === cycle.seq) this.clearPending()
       this.flushRequested = false
+      if (this.toDelete.size > 0) this.emitDeletes()
       return this.finish()
     }
     cycle.phase = 'publish'
@@ -348,6 +351,7 @@ export class ReadStateEngine {
       if (this.changeSeq === cycle.seq) this.clearPending()
       else this.firstPendingAt = now
       this.persistDirty = true
+      if (this.toDelete.size > 0) this.emitDeletes()
     } else if (!result.ok) {
       this.failures++
       this.retryAt = now + Math.min(MAX_RETRY_MS, Math.max(this.debounceMs, 1000) * 2 ** this.failures)
@@ -448,6 +452,9 @@ export class ReadStateEngine {
         continue
       }
       this.mergeIn(o.contexts)
+      // a duplicate at another slot is merged "as if from another instance": what it holds must
+      // reach our own blob before that duplicate is deleted
+      if (o.slotId !== this._slotId && !this.retired.has(o.slotId)) triggerKeys.push(o.contexts)
       if (
         o.slotId === this._slotId &&
         (!this.lastPublished ||
@@ -461,6 +468,20 @@ export class ReadStateEngine {
     }
     if (own.length > 0) this.reconcileOwnSlots()
     if (triggerKeys.length > 0 && this.shouldRepublish(triggerKeys)) this.markPending()
+    // stale duplicates are deleted once our blob carries their contexts (now, or after the next publish)
+    if (this.toDelete.size > 0 && !this.pending) this.emitDeletes()
+  }
+
+  private emitDeletes(): void {
+    const slots = [...this.toDelete]
+    this.toDelete.clear()
+    let createdAt = this.nowSeconds()
+    for (const slot of slots) createdAt = Math.max(createdAt, this.slotMaxCreatedAt.get(slot) ?? 0)
+    this.effects.push({
+      type: 'delete',
+      slotIds: slots,
+      template: deletionTemplate(this.pubkey, slots, createdAt),
+    })
   }
 
   /** Decision d: among blobs with our client_id the highest created_at (then lowest id) is own. */
@@ -495,18 +516,11 @@ export class ReadStateEngine {
         previousSlotId: previous,
       })
     }
-    const stale = own.filter(([slot]) => slot !== this._slotId).map(([slot]) => slot)
-    if (stale.length === 0) return
-    let createdAt = this.nowSeconds()
-    for (const slot of stale) {
+    for (const [slot] of own) {
+      if (slot === this._slotId) continue
       this.retire(slot)
-      createdAt = Math.max(createdAt, this.slotMaxCreatedAt.get(slot) ?? 0)
+      this.toDelete.add(slot)
     }
-    this.effects.push({
-      type: 'delete',
-      slotIds: stale,
-      template: deletionTemplate(this.pubkey, stale, createdAt),
-    })
   }
 
   /**

@@ -427,7 +427,11 @@ describe('ReadStateEngine: duplicates of our client_id (decision d)', () => {
       blob({ slot: 'orphan2', clientId: me, contexts: { c: 5 }, createdAt: t - 30 }),
     ])
     expect({ ...h.engine.contexts }).toEqual({ a: 3, b: 4, c: 5 })
-    const del = find(fx, 'delete')!
+    // the duplicates go only once our own blob carries what they hold
+    expect(find(fx, 'delete')).toBeUndefined()
+    const { pub, done } = h.complete(h.advance(5_000))
+    expect(pub?.contexts).toEqual({ a: 3, b: 4, c: 5 })
+    const del = find(done, 'delete')!
     expect([...del.slotIds].sort()).toEqual(['orphan1', 'orphan2'])
     expect(del.template.kind).toBe(5)
     expect(del.template.tags).toEqual(
@@ -459,7 +463,9 @@ describe('ReadStateEngine: duplicates of our client_id (decision d)', () => {
     ])
     expect(h.engine.slotId).toBe('y-slot')
     expect(find(fx, 'rotated')).toMatchObject({ reason: 'adopted', slotId: 'y-slot' })
-    expect(find(fx, 'delete')?.slotIds).toEqual(['z-slot'])
+    const { pub, done } = h.complete(h.advance(5_000))
+    expect(pub).toMatchObject({ slotId: 'y-slot', contexts: { a: 1, b: 1 } })
+    expect(find(done, 'delete')?.slotIds).toEqual(['z-slot'])
   })
 
   it('v:2 with our client_id is not own and not merged', () => {
