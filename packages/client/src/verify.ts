@@ -140,28 +140,44 @@ export function wasmVerifier(nw: NostrWasmLike): NamedVerifier {
 
 let wasmLoading: Promise<NamedVerifier | undefined> | undefined
 
-async function loadWasm(): Promise<NamedVerifier | undefined> {
+async function loadWasm(load: () => Promise<NostrWasmLike>): Promise<NamedVerifier | undefined> {
   try {
     if (typeof WebAssembly !== 'object') return undefined
-    const { initNostrWasm } = await import('nostr-wasm')
-    return wasmVerifier(await initNostrWasm())
+    return wasmVerifier(await load())
   } catch {
     return undefined
   }
 }
 
+async function defaultWasm(): Promise<NostrWasmLike> {
+  const { initNostrWasm } = await import('nostr-wasm')
+  return initNostrWasm()
+}
+
+/** Options for {@link createVerifier}. */
+export interface VerifierOptions {
+  /** `'noble'` skips the wasm attempt. */
+  prefer?: 'wasm' | 'noble'
+  /**
+   * Loads the wasm backend (default: nostr-wasm's embedded module, loaded once and shared). A
+   * loader that throws makes {@link createVerifier} fall back to noble.
+   */
+  loadWasm?: () => Promise<NostrWasmLike>
+}
+
 /**
  * The fastest verifier this platform offers: nostr-wasm where WebAssembly loads (Node and
- * browsers; the module is fetched once and shared), {@link nobleVerifier} otherwise, e.g. under
- * a CSP without `wasm-unsafe-eval`. `prefer: 'noble'` skips the wasm attempt.
+ * browsers; the module is loaded once and shared), {@link nobleVerifier} otherwise, e.g. under
+ * a CSP without `wasm-unsafe-eval`.
  *
  * @example
  * const verifier = await createVerifier()
  * console.log(verifier.backend) // 'wasm'
  * const pool = new RelayPool({ verifier })
  */
-export async function createVerifier(opts: { prefer?: 'wasm' | 'noble' } = {}): Promise<NamedVerifier> {
+export async function createVerifier(opts: VerifierOptions = {}): Promise<NamedVerifier> {
   if (opts.prefer === 'noble') return nobleVerifier
-  wasmLoading ??= loadWasm()
+  if (opts.loadWasm) return (await loadWasm(opts.loadWasm)) ?? nobleVerifier
+  wasmLoading ??= loadWasm(defaultWasm)
   return (await wasmLoading) ?? nobleVerifier
 }

@@ -46,6 +46,24 @@ describe('createVerifier', () => {
     expect(wasm.backend).toBe('wasm')
   })
 
+  it('falls back to noble when wasm cannot load (e.g. a CSP without wasm-unsafe-eval)', async () => {
+    const verifier = await createVerifier({
+      loadWasm: () =>
+        Promise.reject(new WebAssembly.CompileError('WebAssembly.instantiate(): refused by CSP')),
+    })
+    expect(verifier.backend).toBe('noble')
+    expect(verifier.verify(signed())).toBe(true)
+    expect(await createVerifier()).toBe(wasm) // a failed custom load does not poison the shared one
+  })
+
+  it('uses an injected wasm loader', async () => {
+    const { initNostrWasm } = await import('nostr-wasm')
+    const verifier = await createVerifier({ loadWasm: initNostrWasm })
+    expect(verifier.backend).toBe('wasm')
+    expect(verifier).not.toBe(wasm)
+    expect(verifier.verify(signed())).toBe(true)
+  })
+
   it('returns noble when asked, and shares one wasm instance', async () => {
     expect((await createVerifier({ prefer: 'noble' })).backend).toBe('noble')
     expect(await createVerifier()).toBe(wasm)
