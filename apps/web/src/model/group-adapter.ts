@@ -6,7 +6,7 @@
 import type { Group, GroupSnapshot, Message } from '@roost/client'
 import { threadContext } from '@roost/read-state'
 import type { GroupHandle, InviteAnswer } from './api'
-import type { ReadMarks } from './local-read-state'
+import type { ReadMarks } from './read-state'
 import type { Answer, GroupDetail, GroupSummary, Member, MessageItem, ThreadDetail } from './types'
 
 /** Any failure as the text to show: the relay's own words when it said something. */
@@ -99,12 +99,11 @@ export class GroupAdapter implements GroupHandle {
 
   private threadUnread(snap: GroupSnapshot): boolean {
     const marks = this.marks()
-    const channel = marks.frontier(this.key)
     for (const t of snap.threads) {
       const last = t.comments[t.comments.length - 1]
       if (!last || last.pubkey === this.me) continue
-      const seen = marks.frontier(threadContext(t.root.id))
-      if (last.createdAt > seen && last.createdAt > channel) return true
+      // The effective thread frontier: max(thread mark, channel mark) (NIP-RS hierarchy).
+      if (last.createdAt > marks.frontier(threadContext(t.root.id))) return true
     }
     return false
   }

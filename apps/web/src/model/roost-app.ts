@@ -9,14 +9,15 @@ import {
   type Group,
   IndexedDbEventStore,
   MemoryEventStore,
+  RelayPool,
   type Roost,
 } from '@roost/client'
 import { GroupKey, GroupMetadata, GroupReference, KINDS, normalizeRelayUrl } from '@roost/nip29'
 import type { NostrEvent } from 'nostr-tools'
 import type { AppApi, AppSnapshot, JoinAnswer } from './api'
 import { GroupAdapter, toAnswer } from './group-adapter'
-import { LocalReadState } from './local-read-state'
 import { ProfileBook } from './profiles'
+import { ReadStateSwitch } from './read-state'
 import { type OpenSession, saveRelays } from './session'
 import type { Answer, BrowseEntry, Profile, Settings } from './types'
 
@@ -59,11 +60,12 @@ class RoostApp implements AppApi {
   private profiles!: ProfileBook
   private readonly startedAt = Math.floor(Date.now() / 1000)
   private roost!: Roost
+  private pool!: RelayPool
+  private marks!: ReadStateSwitch
 
   constructor(
     private readonly session: OpenSession,
     private readonly store: EventStore,
-    private readonly marks: LocalReadState,
     private readonly onSignOut: () => void,
   ) {
     this.relays = [...new Set(session.relays.map((r) => safeNormalize(r) ?? r))]
@@ -71,17 +73,29 @@ class RoostApp implements AppApi {
   }
 
   start(): void {
+    this.pool = new RelayPool({
+      signer: this.session.signer,
+      onAuthState: (relay, state) => {
+        this.auth[relay] = state
+        this.changed()
+      },
+    })
+    this.marks = new ReadStateSwitch(
+      {
+        pool: this.pool,
+        signer: this.session.signer,
+        store: this.store,
+        relays: this.relays,
+        parentOf: (ctx) => this.roost?.groups.parentOf(ctx),
+      },
+      this.settings.readStateLocalOnly,
+    )
     this.roost = createRoost({
       signer: this.session.signer,
       store: this.store,
       relays: this.relays,
       readState: this.marks,
-      pool: {
-        onAuthState: (relay, state) => {
-          this.auth[relay] = state
-          this.changed()
-        },
-      },
+      relayPool: this.pool,
     })
     this.profiles = new ProfileBook(
       this.roost.pool,
@@ -306,6 +320,7 @@ class RoostApp implements AppApi {
 
   setSettings(patch: Partial<Settings>): void {
     this.settings = { ...this.settings, ...patch }
+    if (patch.readStateLocalOnly !== undefined) void this.marks.setLocalOnly(patch.readStateLocalOnly)
     localStorage.setItem(settingsKey(this.session.pubkey), JSON.stringify(this.settings))
     this.changed()
   }
@@ -338,7 +353,10 @@ class RoostApp implements AppApi {
     for (const u of this.unsubs) u()
     for (const a of this.adapters.values()) a.close()
     this.profiles.close()
+    // The read state flushes through the pool and saves to the store, so it closes first.
+    await this.marks.close().catch(() => undefined)
     await this.roost.close()
+    this.pool.close()
     this.session.close()
   }
 }
@@ -362,8 +380,7 @@ function membershipAnswer(group: Group, key: string): JoinAnswer {
 /** Opens the cache and the client for a signed-in session. */
 export async function createRoostApp(session: OpenSession, opts: { onSignOut: () => void }): Promise<AppApi> {
   const store = await openStore(session.pubkey)
-  const marks = await LocalReadState.open(store)
-  const app = new RoostApp(session, store, marks, opts.onSignOut)
+  const app = new RoostApp(session, store, opts.onSignOut)
   app.start()
   if (session.name) void app.setProfile({ name: session.name })
   return app

@@ -35,7 +35,7 @@ describe('chatting in the open group', () => {
     await page.getByRole('button', { name: 'Join General' }).click()
     await page.getByRole('heading', { name: /General/ }).waitFor()
     // The demo history is there, from the relay.
-    await messageIn(ada, 'Welcome to Roost!').waitFor()
+    await messageIn(ada, 'Welcome to Roost! This is the general channel.').waitFor()
     await send(ada, 'Hello from Ada')
     await messageIn(ada, 'Hello from Ada').waitFor()
     // The sidebar lists the group as a member.

@@ -109,9 +109,13 @@ export async function send(person: Person, text: string): Promise<void> {
   await box.press('Enter')
 }
 
-/** A message row in the open group's timeline. */
+/** The message row in the open group's timeline whose text is exactly `text`. */
 export function messageIn(person: Person, text: string) {
-  return person.page.getByRole('log', { name: 'Messages' }).locator('article', { hasText: text })
+  const exact = new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`)
+  return person.page
+    .getByRole('log', { name: 'Messages' })
+    .locator('article')
+    .filter({ has: person.page.locator('.body').getByText(exact) })
 }
 
 /** Opens the join dialog, pastes `input` (naddr, link or group code) and joins. */

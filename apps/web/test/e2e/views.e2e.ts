@@ -78,7 +78,7 @@ describe('views', () => {
     await page.reload()
     await sidebarGroup(ada, 'General').waitFor()
     await messageIn(ada, 'Checking accessibility').waitFor()
-    await messageIn(ada, 'Welcome to Roost!').waitFor()
+    await messageIn(ada, 'Welcome to Roost! This is the general channel.').waitFor()
     await page.getByRole('status').filter({ hasText: 'Saved messages · connecting…' }).waitFor()
     await screenshot(page, 'cached')
     await context.unrouteAll()
