@@ -1,3 +1,5 @@
+import type { NostrEvent } from 'nostr-tools'
+
 /** The relay families whose NIP-29 behaviour this relay can reproduce (see `profiles.ts`). */
 export type RelayProfile = 'strict' | 'relay29' | 'groups_relay' | 'zooid' | 'pyramid'
 
@@ -32,6 +34,8 @@ export interface RelayOptions {
   rateLimit?: { events: number; perSeconds: number }
   /** Kinds accepted without an `h` tag (NIP-09 deletions, profiles, relay and group lists, app data). */
   nonGroupKinds?: number[]
+  /** Checks an event's id and signature; nostr-tools' `verifyEvent` (noble) by default. */
+  verifyEvent?: (event: NostrEvent) => boolean
   /** Called with one line per connection event (the CLI's --verbose). */
   log?: (line: string) => void
 }

@@ -101,6 +101,7 @@ class Engine {
   readonly rings = new Map<string, { id: string; pubkey: string }[]>()
   readonly connections = new Set<Connection>()
   readonly log: (line: string) => void
+  readonly verify: (event: NostrEvent) => boolean
   url = ''
 
   constructor(readonly opts: RelayOptions) {
@@ -108,6 +109,7 @@ class Engine {
     if (!this.policy) throw new RelayError('invalid-option', `unknown profile '${opts.profile}'`)
     this.clock = opts.clock ?? (() => Math.floor(Date.now() / 1000))
     this.log = opts.log ?? (() => {})
+    this.verify = opts.verifyEvent ?? verifyEvent
     let key: () => string = () => ''
     this.db = new EventDatabase(opts.db ?? ':memory:', () => key())
     const get = (k: string) => this.db.getMeta(k)
@@ -205,7 +207,7 @@ class Engine {
 
   /** NIP-42 checks of a kind 22242; undefined when it authenticates its pubkey. */
   authProblem(conn: Connection, event: NostrEvent): string | undefined {
-    if (!verifyEvent(event)) return 'invalid: signature is invalid'
+    if (!this.verify(event)) return 'invalid: signature is invalid'
     if (event.kind !== 22242) return 'invalid: AUTH needs a kind 22242 event'
     const tag = (n: string) => event.tags.find((t) => t[0] === n)?.[1]
     if (tag('challenge') !== conn.challenge) return 'invalid: challenge mismatch'
@@ -312,7 +314,7 @@ class Engine {
   accept(conn: Connection, event: NostrEvent): Reply {
     const refuse = (message: string): Reply => ({ type: 'ok', ok: false, message })
     if (!conn.limiter.take()) return refuse('rate-limited: slow down, too many events')
-    if (!verifyEvent(event)) {
+    if (!this.verify(event)) {
       return refuse(
         getEventHash(event) !== event.id
           ? 'invalid: id is computed incorrectly'

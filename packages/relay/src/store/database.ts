@@ -210,7 +210,21 @@ export class EventDatabase {
     const sql = `SELECT e.json, e.id, e.pubkey, e.kind, e.created_at, e.grp FROM ${from}
       ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${ts} DESC, e.id ASC LIMIT ? OFFSET ?`
     params.push(limit, offset)
-    return this.sql.prepare<(string | number)[], StoredRow>(sql).all(...params)
+    return this.prepared(sql).all(...params)
+  }
+
+  /** Filters of the same shape share one prepared statement (a small LRU keyed by the SQL text). */
+  private readonly cache = new Map<string, Database.Statement<(string | number)[], StoredRow>>()
+  private prepared(sql: string): Database.Statement<(string | number)[], StoredRow> {
+    let stmt = this.cache.get(sql)
+    if (stmt) {
+      this.cache.delete(sql)
+    } else {
+      stmt = this.sql.prepare<(string | number)[], StoredRow>(sql)
+      if (this.cache.size >= 256) this.cache.delete(this.cache.keys().next().value as string)
+    }
+    this.cache.set(sql, stmt)
+    return stmt
   }
 
   /** The newest `n` events of a group (any kind, any author), newest first: the `previous` ring. */
