@@ -456,6 +456,14 @@ export function runSchedule(seed: number, opts: SimOptions): SimResult {
   for (const d of sim.devices) sim.after(Math.floor(r() * 3000), () => d.boot())
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!
   let marks = 0
+  // every device marks at least once during the chaos
+  for (const d of sim.devices) {
+    marks++
+    const t = t0 + 3000 + Math.floor(r() * opts.chaosMs)
+    const ctx = pick(SIM_CONTEXTS)
+    const ts = 1_700_000_000 + Math.floor(r() * 1000)
+    sim.at(t, () => d.engine && sim.mark(d, ctx, ts))
+  }
   // chaos
   const chaosEvents = Math.floor(opts.marks * 2.5)
   for (let i = 0; i < chaosEvents; i++) {
