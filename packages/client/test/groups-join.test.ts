@@ -45,6 +45,7 @@ describe('joining', () => {
     { profile: 'pyramid', without: 'refused' },
     { profile: 'relay29', without: 'pending' },
     { profile: 'groups_relay', without: 'pending' },
+    { profile: 'zooid', without: 'pending' },
   ]
   for (const { profile, without } of closedCases) {
     it(`closed group on ${profile}: without a code → ${without}; with a code → member`, async () => {
@@ -56,7 +57,7 @@ describe('joining', () => {
       expect(s.membership.status).toBe(without)
       if (s.membership.status === 'refused') expect(s.membership.reason).toMatch(/^restricted: /)
       expect(carol.groups.groupList().has(g.key)).toBe(true) // listed with its access state
-      if (profile === 'relay29') return // relay29 rejects invite codes (9009) altogether
+      if (profile === 'relay29' || profile === 'zooid') return // relay29 rejects invite codes, zooid ignores them
 
       const code = await relay.createInvite(id)
       const meta = GroupMetadata.parse(g.metadataEvent!)
@@ -66,6 +67,31 @@ describe('joining', () => {
       expect(relay.state(id)?.members).toContain(await carol.signer.getPublicKey())
     })
   }
+
+  it('on zooid (AUTH for every REQ and EVENT, NIP-11 self ≠ pubkey) joins and trusts only the self key', async () => {
+    const relay = await h.relay({ profile: 'zooid' })
+    expect(relay.ownerPubkey).not.toBe(relay.pubkey)
+    const id = await relay.createGroup({ name: 'Zoo' })
+    const erin = h.roost()
+    const g = await erin.groups.join(groupCode(relay, id))
+    await until(g, (s) => s.membership.status === 'member' && s.metadata?.name === 'Zoo')
+    expect(g.snapshot().relayKey).toBe(relay.pubkey)
+    expect(erin.pool.authState(relay.url)).toBe('authenticated')
+    await g.sendMessage('hello zoo')
+  })
+
+  it('a hidden private group answers no 39000 to strangers: the join goes on without it', async () => {
+    const relay = await h.relay({ profile: 'pyramid' })
+    const id = await relay.createGroup({ name: 'Hidden', hidden: true, private: true, closed: true })
+    const code = await relay.createInvite(id)
+    const fay = h.roost()
+    const g = await fay.groups.join(groupCode(relay, id))
+    expect(g.snapshot().metadata).toBeUndefined()
+    expect(g.snapshot().membership.status).toBe('refused')
+    await fay.groups.join(groupCode(relay, id), { code })
+    const s = await until(g, (s) => s.membership.status === 'member' && s.metadata !== undefined)
+    expect(s.metadata).toMatchObject({ name: 'Hidden', hidden: true, private: true })
+  })
 
   it('joins a private group through NIP-42: the refused REQ is authenticated and retried', async () => {
     const relay = await h.relay({ profile: 'strict' })
