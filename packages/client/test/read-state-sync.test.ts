@@ -494,4 +494,31 @@ describe('ReadStateSync against the relay', () => {
     await heard
     expect(b.sync.effective(CH)).toBe(123)
   })
+
+  it('starts without relays and syncs once setRelays() gives it some; new relays are loaded at once', async () => {
+    const r = await relay()
+    const other = await relay()
+    const signer = LocalSigner.generate()
+    const a = device(r, signer, { relays: [] })
+    await a.sync.ready
+    a.sync.markRead(CH, 31)
+    await a.sync.flush() // nowhere to publish yet: keeps the mark, sends nothing
+    expect(a.sync.status()?.loaded).toBe(false)
+    const b = device(r, signer)
+    await b.sync.ready
+    const heard = nextChange(b.sync, (c) => c.contexts.includes(CH))
+    await a.sync.setRelays({ read: [r.url], write: [r.url] })
+    expect(a.sync.status()?.loaded).toBe(true)
+    await a.sync.flush()
+    await heard
+    expect(b.sync.effective(CH)).toBe(31)
+    // a device that only uses the other relay; a adds that relay and loads it before returning
+    const c = device(other, signer)
+    await c.sync.ready
+    c.sync.markRead('from-c', 8)
+    await c.sync.flush()
+    expect(a.sync.effective('from-c')).toBeUndefined()
+    await a.sync.setRelays([r.url, other.url])
+    expect(a.sync.effective('from-c')).toBe(8)
+  })
 })

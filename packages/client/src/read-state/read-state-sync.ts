@@ -118,8 +118,8 @@ export class ReadStateSync {
   readonly ready: Promise<void>
   private engine: ReadStateEngine | undefined
   private pubkey = ''
-  private readonly readRelays: string[]
-  private readonly writeRelays: string[]
+  private readRelays: string[] = []
+  private writeRelays: string[] = []
   private readonly clock: () => number
   private readonly timers: ReadStateTimers
   private readonly verifier: Verifier
@@ -137,22 +137,21 @@ export class ReadStateSync {
   private inFlightTasks = 0
   private remoteDepth = 0
   private readonly detachHide: (() => void) | undefined
-  /** No relays or decision l's "this device only": marks and persistence, no network. */
+  /** Decision l's "this device only": marks and persistence, no network. */
   private readonly localOnly: boolean
+  /** The engine's load and subscription have been started (there were relays). */
+  private networkStarted = false
+  private liveFilter: Filter | undefined
 
   constructor(private readonly opts: ReadStateSyncOptions) {
-    const relays = opts.relays
-    const read = 'read' in relays ? relays.read : relays
-    const write = 'write' in relays ? relays.write : relays
-    this.writeRelays = [...new Set(write.map((r) => normalizeRelayUrl(r)))]
-    this.readRelays = [...new Set([...read, ...write].map((r) => normalizeRelayUrl(r)))]
+    this.assignRelays(opts.relays)
     this.clock = opts.clock ?? Date.now
     this.timers = opts.timers ?? {
       setTimeout: (fn, ms) => globalThis.setTimeout(fn, ms),
       clearTimeout: (h) => globalThis.clearTimeout(h as ReturnType<typeof setTimeout>),
     }
     this.verifier = opts.verifier ?? nobleVerifier
-    this.localOnly = opts.localOnly === true || this.readRelays.length === 0
+    this.localOnly = opts.localOnly === true
     this.detachHide = this.attachHide()
     this.ready = this.init()
     this.ready.catch(() => {})
@@ -175,7 +174,8 @@ export class ReadStateSync {
       ...(this.opts.parentOf ? { parentOf: this.opts.parentOf } : {}),
     })
     const early = this.early.splice(0)
-    if (this.localOnly) {
+    if (this.localOnly || this.readRelays.length === 0) {
+      // nowhere to sync (yet): marks and persistence only, until setRelays() gives relays
       for (const [ctx, ts] of early) this.run(this.engine.markRead(ctx, ts))
       this.saveState(this.engine.snapshot())
       return
@@ -183,9 +183,74 @@ export class ReadStateSync {
     const loaded = new Promise<void>((resolve) => {
       this.onLoaded = resolve
     })
-    this.run(this.engine.start())
+    this.startNetwork()
     for (const [ctx, ts] of early) this.run(this.engine.markRead(ctx, ts))
     await loaded
+  }
+
+  private startNetwork(): void {
+    if (!this.engine || this.networkStarted) return
+    this.networkStarted = true
+    this.run(this.engine.start())
+  }
+
+  private assignRelays(relays: ReadStateRelays): void {
+    const read = 'read' in relays ? relays.read : relays
+    const write = 'write' in relays ? relays.write : relays
+    this.writeRelays = [...new Set(write.map((r) => normalizeRelayUrl(r)))]
+    this.readRelays = [...new Set([...read, ...write].map((r) => normalizeRelayUrl(r)))]
+  }
+
+  /**
+   * Switches to another relay set (e.g. once the user's NIP-65 list is known): subscribes on the
+   * new relays, loads what they hold, and publishes pending marks there. Throws `InvalidRelayUrlError`
+   * on a bad URL.
+   *
+   * @example
+   * sync.setRelays({ read: nip65.read, write: nip65.write })
+   */
+  async setRelays(relays: ReadStateRelays): Promise<void> {
+    if (this.closed) throw new ClosedError('ReadStateSync')
+    const before = new Set(this.readRelays)
+    this.assignRelays(relays)
+    await this.ready.catch(() => {})
+    const engine = this.engine
+    if (!engine || this.localOnly || this.closed) return
+    if (!this.networkStarted) {
+      if (this.readRelays.length === 0) return
+      const loaded = new Promise<void>((resolve) => {
+        this.onLoaded = resolve
+      })
+      this.startNetwork()
+      await loaded
+      return
+    }
+    for (const s of this.subs.splice(0)) s.close()
+    if (this.liveFilter) this.subscribeLive(this.liveFilter)
+    const added = this.readRelays.filter((r) => !before.has(r))
+    if (added.length === 0) return
+    const nowSec = Math.floor(this.clock() / 1000)
+    const since = nowSec - (this.opts.horizonSeconds ?? 7 * 86400)
+    const filter: Filter = { kinds: [30078], authors: [this.pubkey], '#t': ['read-state'], since }
+    const events = await this.opts.pool.fetch(added, [filter], { timeout: this.fetchTimeout }).catch(() => [])
+    const blobs = await this.open(events)
+    if (this.closed) return
+    this.remoteDepth++
+    try {
+      this.run(engine.loaded(blobs))
+    } finally {
+      this.remoteDepth--
+    }
+  }
+
+  private subscribeLive(filter: Filter): void {
+    // the live filter with the horizon as `since`: stored blobs older than it are not replayed
+    const since = Math.floor(this.clock() / 1000) - (this.opts.horizonSeconds ?? 7 * 86400)
+    for (const relay of this.readRelays) {
+      this.subs.push(
+        this.opts.pool.subscribe(relay, [{ ...filter, since }], { onevent: (ev) => this.onLive(ev) }),
+      )
+    }
   }
 
   private onLoaded: (() => void) | undefined
@@ -281,7 +346,7 @@ export class ReadStateSync {
   async flush(): Promise<void> {
     await this.ready.catch(() => {})
     const engine = this.engine
-    if (!engine || this.localOnly) return this.saving
+    if (!engine || this.localOnly || !this.networkStarted) return this.saving
     this.run(engine.flush())
     await this.settled()
     await this.saving
@@ -332,13 +397,8 @@ export class ReadStateSync {
         )
         break
       case 'subscribe':
-        for (const relay of this.readRelays) {
-          // the live filter with the horizon as `since`: stored blobs older than it are not replayed
-          const since = Math.floor(this.clock() / 1000) - (this.opts.horizonSeconds ?? 7 * 86400)
-          this.subs.push(
-            this.opts.pool.subscribe(relay, [{ ...e.filter, since }], { onevent: (ev) => this.onLive(ev) }),
-          )
-        }
+        this.liveFilter = e.filter
+        this.subscribeLive(e.filter)
         break
       case 'fetch-own':
         this.task(
