@@ -189,7 +189,7 @@ export function GroupView(props: {
   if (!detail) return null
   const flags = [
     detail.flags.private ? 'private' : null,
-    detail.flags.closed ? 'closed' : 'open',
+    detail.metadataKnown ? (detail.flags.closed ? 'closed' : 'open') : null,
     detail.flags.restricted ? 'restricted' : null,
     detail.flags.hidden ? 'hidden' : null,
   ].filter((f): f is string => f !== null)
@@ -267,7 +267,8 @@ export function GroupView(props: {
         emptyText={
           detail.loading
             ? 'Loading messages…'
-            : detail.access.status === 'member' || !(detail.flags.private || detail.flags.closed)
+            : detail.access.status === 'member' ||
+                (detail.metadataKnown && !(detail.flags.private || detail.flags.closed))
               ? 'No messages yet. Say hello!'
               : 'Join this group to see its messages.'
         }

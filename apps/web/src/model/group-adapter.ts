@@ -146,17 +146,29 @@ export class GroupAdapter implements GroupHandle {
         .map((m) => ({ pubkey: m.pubkey, roles: [...m.roles], admin: false })),
     ]
     const myAdmin = adminEntries.find((a) => a.pubkey === this.me)
-    const canSend: GroupDetail['canSend'] = snap.canSend.ok
-      ? { ok: true }
-      : {
+    const status = snap.membership.status
+    // Without metadata (a private group hides it from non-members) the client cannot know the
+    // group is restricted; a refused, pending or removed member cannot write anyway.
+    const blocked = !meta && (status === 'refused' || status === 'pending' || status === 'removed')
+    const canSend: GroupDetail['canSend'] = blocked
+      ? {
           ok: false,
           reason:
-            snap.canSend.reason === 'refused'
-              ? `The relay refused your join request: ${snap.canSend.detail}`
-              : snap.canSend.reason === 'unsupported-kind'
-                ? `This group does not take chat messages (${snap.canSend.detail}).`
-                : (CAN_SEND_TEXT[snap.canSend.reason] ?? snap.canSend.detail),
+            status === 'refused' && snap.membership.status === 'refused'
+              ? `The relay refused your join request: ${snap.membership.reason}`
+              : (CAN_SEND_TEXT[status] ?? ''),
         }
+      : snap.canSend.ok
+        ? { ok: true }
+        : {
+            ok: false,
+            reason:
+              snap.canSend.reason === 'refused'
+                ? `The relay refused your join request: ${snap.canSend.detail}`
+                : snap.canSend.reason === 'unsupported-kind'
+                  ? `This group does not take chat messages (${snap.canSend.detail}).`
+                  : (CAN_SEND_TEXT[snap.canSend.reason] ?? snap.canSend.detail),
+          }
     const detail: GroupDetail = {
       key: snap.key,
       id: snap.id,
@@ -175,6 +187,7 @@ export class GroupAdapter implements GroupHandle {
       },
       members,
       membersKnown: snap.members !== undefined,
+      metadataKnown: meta !== undefined,
       me: myAdmin
         ? { admin: this.group.isAdmin(this.me), roles: [...myAdmin.roles] }
         : { admin: false, roles: [] },

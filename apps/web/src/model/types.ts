@@ -54,6 +54,8 @@ export interface GroupDetail extends GroupSummary {
   about?: string
   flags: { private: boolean; restricted: boolean; hidden: boolean; closed: boolean }
   members: Member[]
+  /** False until a relay-signed 39000 arrived (private groups hide it from non-members). */
+  metadataKnown: boolean
   /** The members list (39002) is optional; false means the relay did not publish one. */
   membersKnown: boolean
   me?: { admin: boolean; roles: string[] }

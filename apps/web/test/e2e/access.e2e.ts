@@ -40,6 +40,15 @@ describe('closed and private groups', () => {
       .waitFor()
     await screenshot(page, 'refused')
 
+    // Writing anyway: the relay refuses, its message shows beside the draft, and the draft stays.
+    const box = page.getByRole('textbox', { name: 'Message Design' })
+    await box.fill('Let me in')
+    await box.press('Enter')
+    const error = page.getByTestId('send-error')
+    await error.waitFor()
+    expect(await error.textContent()).toMatch(/^(restricted|blocked): /)
+    expect(await box.inputValue()).toBe('Let me in')
+
     await banner.getByLabel('Invite code').fill(stack.relay.demo!.invite)
     await banner.getByRole('button', { name: 'Try again' }).click()
     await page.getByTestId('access').waitFor({ state: 'detached' })
@@ -65,6 +74,11 @@ describe('closed and private groups', () => {
       .getByText(/restricted|closed/)
       .waitFor()
     expect(await messageIn(bob, 'Members only').count()).toBe(0)
+    // The composer is disabled and says why.
+    const box = bob.page.getByRole('textbox', { name: 'Message Private' })
+    expect(await box.isDisabled()).toBe(true)
+    const reason = await box.getAttribute('aria-describedby')
+    expect(await bob.page.locator(`[id="${reason}"]`).textContent()).toMatch(/refused|member/i)
   })
 })
 

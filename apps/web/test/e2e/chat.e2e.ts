@@ -63,6 +63,19 @@ describe('chatting in the open group', () => {
     expect(bob.errors).toEqual([])
   })
 
+  test('reactions and quoted replies reach the other person', async () => {
+    const target = messageIn(bob, 'Are you there, Bob?')
+    await target.hover()
+    await target.getByRole('button', { name: 'React 👍' }).click()
+    await messageIn(ada, 'Are you there, Bob?').getByRole('button', { name: '👍 1' }).waitFor()
+    await target.getByRole('button', { name: 'Reply', exact: true }).click()
+    await bob.page.getByText('Replying to').waitFor()
+    await send(bob, 'Still here')
+    const reply = messageIn(ada, 'Still here')
+    await reply.getByRole('button', { name: /In reply to Ada: Are you there, Bob\?/ }).waitFor()
+    await screenshot(ada.page, 'reactions-and-replies')
+  })
+
   test('a message whose content is HTML renders as text and runs nothing', async () => {
     const payload = '<img src=x onerror=alert(1)>'
     await send(ada, payload)
