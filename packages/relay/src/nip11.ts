@@ -32,6 +32,7 @@ export function relayInfo(
       auth_required: policy.requireAuthForAll,
       restricted_writes: true,
     },
+    ...(policy.subgroups && { nip29: { subgroups: true } }),
     roost: { profile: policy.name },
   }
 }

@@ -97,6 +97,8 @@ export interface ProfilePolicy {
   readonly protectedStateTag: boolean
   /** NIP-09 deletions of group messages older than this many seconds are refused (pyramid: 2 h). */
   readonly maxDeleteAge?: number
+  /** Subgroups by 9002 `parent` tags (spec §1.10), advertised as NIP-11 `nip29.subgroups`. */
+  readonly subgroups: boolean
   /** Group ids containing `..` are refused (pyramid). */
   readonly forbidDotDot: boolean
   readonly messages: ProfileMessages
@@ -179,12 +181,14 @@ const strict: ProfilePolicy = {
   adminRolesListed: true,
   protectedStateTag: false,
   forbidDotDot: false,
+  subgroups: true,
   messages: fiatjaf,
 }
 
 const pyramid: ProfilePolicy = {
   ...strict,
   name: 'pyramid',
+  subgroups: false,
   separateOwnerKey: true,
   createRequiresAuth: true,
   closedBeforeMember: true,
@@ -202,6 +206,7 @@ const pyramid: ProfilePolicy = {
 const relay29: ProfilePolicy = {
   ...strict,
   name: 'relay29',
+  subgroups: false,
   nip11Self: false,
   legacyFlags: true,
   patch9002: true,
@@ -234,6 +239,7 @@ const relay29: ProfilePolicy = {
 const groupsRelay: ProfilePolicy = {
   ...strict,
   name: 'groups_relay',
+  subgroups: false,
   nip11Self: false,
   legacyFlags: true,
   patch9002: true,
@@ -277,6 +283,7 @@ const groupsRelay: ProfilePolicy = {
 const zooid: ProfilePolicy = {
   ...strict,
   name: 'zooid',
+  subgroups: false,
   separateOwnerKey: true,
   requireAuthForAll: true,
   copyModerationTags: true,

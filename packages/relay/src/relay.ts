@@ -11,6 +11,7 @@ import { addPending, applyEvent, dropMember } from './groups/apply'
 import { type Acceptance, checkGroupEvent, groupOf, type IntakeContext, relayEvent } from './groups/intake'
 import { type GroupRecord, type GroupState, snapshot } from './groups/record'
 import { renderState, STATE_KINDS } from './groups/render'
+import { relink } from './groups/subgroups'
 import { canSee, checkRead, type Reader } from './groups/visibility'
 import { keptKey, secretKeyBytes } from './keys'
 import { LIMITS } from './limits'
@@ -468,6 +469,12 @@ class Engine {
           const ids = this.db.deleteGroupEvents(gid, event.id)
           this.db.rememberDeleted(ids, this.now())
           this.rings.delete(gid)
+        }
+        if (this.policy.subgroups) {
+          for (const other of relink(g, applied.record, (id) => this.groups.get(id))) {
+            this.setGroup(other.id, other)
+            touched.add(other.id)
+          }
         }
         g = applied.record
         touched.add(gid)

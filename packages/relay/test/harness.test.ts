@@ -55,6 +55,7 @@ describe('E. test-harness extras', () => {
       hidden: false,
       closed: true,
       livekit: false,
+      children: [],
       members: [admin.pk],
       admins: [{ pubkey: admin.pk, roles: ['admin'] }],
       invites: [code],

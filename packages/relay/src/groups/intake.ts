@@ -2,6 +2,7 @@ import type { EventTemplate, NostrEvent } from 'nostr-tools'
 import type { ProfilePolicy } from '../profiles'
 import { isModerationKind, parseAction } from './actions'
 import { adminsOf, type GroupRecord, hasRole, isMember, rolesOf } from './record'
+import { checkParenting } from './subgroups'
 
 /** What the intake rules need to know besides the event: injected so the rules stay pure. */
 export interface IntakeContext {
@@ -251,6 +252,10 @@ function checkModeration(event: NostrEvent, g: GroupRecord, ctx: IntakeContext):
       if (policy.pyramidPolicies) {
         const has = (n: string) => event.tags.some((t) => t[0] === n)
         if (has('private') && !has('closed')) return refuse('blocked: a private group must also be closed')
+      }
+      if (policy.subgroups) {
+        const problem = checkParenting(event, g, (id) => ctx.group(id))
+        if (problem) return refuse(problem)
       }
       return undefined
     }

@@ -14,7 +14,7 @@ const NEGATIONS: Record<string, (typeof FLAGS)[number]> = {
   'no-livekit': 'livekit',
 }
 /** Tags a 9002 may carry that are not metadata. */
-const NOT_METADATA = new Set(['h', 'd', 'previous', 'p', 'e', 'a', 'code', '-'])
+const NOT_METADATA = new Set(['h', 'd', 'previous', 'p', 'e', 'a', 'code', '-', 'parent', 'child'])
 
 /**
  * Applies the metadata tags of a 9002 (or, where the profile says so, a 9007) to a group.
@@ -51,6 +51,17 @@ export function applyMetadata(g: GroupRecord, tags: Tags, policy: ProfilePolicy)
     } else if (!Object.hasOwn(NEGATIONS, name) && !NOT_METADATA.has(name)) {
       extra.push([...tag])
     }
+  }
+  if (policy.subgroups) {
+    const parent = tags.find((t) => t[0] === 'parent')?.[1]
+    if (parent !== undefined) next.parent = parent
+    else if (!patch) delete next.parent
+    // The child list is the relay's (it follows the children's 9002s); a 9002 may only reorder it.
+    const current = g.children ?? []
+    const listed = tags
+      .filter((t) => t[0] === 'child' && current.includes(t[1] ?? ''))
+      .map((t) => t[1] as string)
+    next.children = [...new Set([...listed, ...current])]
   }
   if (policy.copyModerationTags) {
     next.extraTags = tags.map((t) => (t[0] === 'h' ? ['d', ...t.slice(1)] : [...t]))

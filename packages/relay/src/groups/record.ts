@@ -16,6 +16,9 @@ export interface GroupRecord {
   readonly livekit: boolean
   /** Absent: every kind; empty: none. */
   readonly supportedKinds?: readonly number[]
+  /** Subgroups (spec §1.10): the parent group's id, and this group's ordered children. */
+  readonly parent?: string
+  readonly children?: readonly string[]
   /** Tags re-emitted in 39000 as they came (zooid copies, groups_relay's unknown tags). */
   readonly extraTags: readonly (readonly string[])[]
   /** pubkey → lowercase role names (empty: a plain member). */
@@ -45,6 +48,8 @@ export interface GroupState {
   readonly closed: boolean
   readonly livekit: boolean
   readonly supportedKinds?: number[]
+  readonly parent?: string
+  readonly children: string[]
   /** Every member, admins included, sorted. */
   readonly members: string[]
   /** Members holding at least one role, with their roles. */
@@ -118,6 +123,8 @@ export function snapshot(g: GroupRecord): GroupState {
     closed: g.closed,
     livekit: g.livekit,
     ...(g.supportedKinds && { supportedKinds: [...g.supportedKinds] }),
+    ...(g.parent !== undefined && { parent: g.parent }),
+    children: [...(g.children ?? [])],
     members,
     admins: members
       .filter((pk) => (g.members[pk]?.length ?? 0) > 0)

@@ -50,6 +50,8 @@ export function renderState(
       else if (policy.legacyFlags) tags.push(['open'])
       if (g.livekit) tags.push(['livekit'])
       if (g.supportedKinds) tags.push(['supported_kinds', ...g.supportedKinds.map(String)])
+      if (g.parent !== undefined) tags.push(['parent', g.parent])
+      for (const child of g.children ?? []) tags.push(['child', child])
       for (const t of g.extraTags) tags.push([...t])
       return { tags, content: '' }
     }
