@@ -521,4 +521,26 @@ describe('ReadStateSync against the relay', () => {
     await a.sync.setRelays([r.url, other.url])
     expect(a.sync.effective('from-c')).toBe(8)
   })
+
+  it('close() gives up on a signer that never answers after closeTimeout, keeping the mark pending', async () => {
+    const r = await relay()
+    const inner = LocalSigner.generate()
+    const stuck: Signer = {
+      getPublicKey: () => inner.getPublicKey(),
+      signEvent: (t) => inner.signEvent(t),
+      nip44: { encrypt: () => new Promise<string>(() => {}), decrypt: (p, c) => inner.nip44.decrypt(p, c) },
+    }
+    const store = new MemoryEventStore()
+    const sync = new ReadStateSync({ pool: pool(), signer: stuck, store, relays: [r.url], closeTimeout: 200 })
+    await sync.ready
+    sync.markRead(CH, 3)
+    const started = Date.now()
+    await sync.close()
+    expect(Date.now() - started).toBeLessThan(2_000)
+    const again = device(r, inner, { store })
+    await again.sync.ready
+    expect(again.sync.status()?.pending).toBe(true) // published by the next session
+    await again.sync.flush()
+    expect(again.sync.status()?.pending).toBe(false)
+  })
 })

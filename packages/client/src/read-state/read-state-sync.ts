@@ -77,6 +77,8 @@ export interface ReadStateSyncOptions {
   localOnly?: boolean
   /** Flush on `pagehide` and when the page becomes hidden (default true where `document` exists). */
   flushOnHide?: boolean
+  /** Longest `close()` waits for its final flush, in ms (default 10,000). */
+  closeTimeout?: number
 }
 
 /** What listeners of {@link ReadStateSync.subscribe} receive. */
@@ -352,10 +354,21 @@ export class ReadStateSync {
     await this.saving
   }
 
-  /** Flushes, then stops the subscription and timers. The store and pool stay open (they are the caller's). */
+  /**
+   * Flushes (waiting at most `closeTimeout`, default 10 s, for a signer or relay that does not
+   * answer), then stops the subscription and timers. The store and pool stay open (they are the
+   * caller's).
+   */
   async close(): Promise<void> {
     if (this.closed) return
-    await this.flush()
+    let timer: unknown
+    await Promise.race([
+      this.flush(),
+      new Promise<void>((resolve) => {
+        timer = this.timers.setTimeout(resolve, this.opts.closeTimeout ?? 10_000)
+      }),
+    ])
+    this.timers.clearTimeout(timer)
     this.closed = true
     this.detachHide?.()
     for (const s of this.subs.splice(0)) s.close()
@@ -407,7 +420,13 @@ export class ReadStateSync {
               timeout: this.fetchTimeout,
             })
             const blobs = await this.open(events)
-            if (this.engine) this.run(this.engine.ownFetched(e.ref, blobs))
+            if (!this.engine) return
+            this.remoteDepth++
+            try {
+              this.run(this.engine.ownFetched(e.ref, blobs))
+            } finally {
+              this.remoteDepth--
+            }
           },
           () => {
             if (this.engine) this.run(this.engine.ownFetched(e.ref, []))
