@@ -1,8 +1,12 @@
+import { type EventTemplate, finalizeEvent, generateSecretKey, getPublicKey, nip19, nip44 } from 'nostr-tools'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import {
+  joinByCode,
+  messageIn,
   newPerson,
   type Stack,
   screenshot,
+  send,
   seriousViolations,
   signInWithNsec,
   signUp,
@@ -54,6 +58,45 @@ describe('serving and signing in', () => {
     await other.page.locator('.me').getByText('Ada').waitFor()
     expect(person.errors).toEqual([])
     expect(other.errors).toEqual([])
+  })
+
+  test('a NIP-07 extension signs in and signs what the client sends; the key never enters the page', async () => {
+    const sk = generateSecretKey()
+    const pubkey = getPublicKey(sk)
+    const calls: string[] = []
+    const person = await newPerson(stack)
+    // A real NIP-07 provider whose key lives in the test process, as an extension's does.
+    await person.context.exposeFunction('__nip07', (method: string, a?: unknown, b?: unknown) => {
+      calls.push(method)
+      if (method === 'getPublicKey') return pubkey
+      if (method === 'signEvent') return finalizeEvent(a as EventTemplate, sk)
+      const key = nip44.getConversationKey(sk, a as string)
+      return method === 'encrypt' ? nip44.encrypt(b as string, key) : nip44.decrypt(b as string, key)
+    })
+    await person.context.addInitScript(() => {
+      const call = (window as unknown as { __nip07: (...a: unknown[]) => Promise<unknown> }).__nip07
+      ;(window as unknown as { nostr: unknown }).nostr = {
+        getPublicKey: () => call('getPublicKey'),
+        signEvent: (t: unknown) => call('signEvent', t),
+        nip44: {
+          encrypt: (pk: string, text: string) => call('encrypt', pk, text),
+          decrypt: (pk: string, text: string) => call('decrypt', pk, text),
+        },
+      }
+    })
+    const { page } = person
+    await page.goto(stack.base)
+    await page.getByRole('tab', { name: 'Extension' }).click()
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    await page.getByRole('navigation', { name: 'Groups' }).waitFor()
+    await joinByCode(person, `${stack.relay.url}'general`)
+    await send(person, 'Signed by my extension')
+    await messageIn(person, 'Signed by my extension').waitFor()
+    expect(calls).toContain('signEvent')
+    await page.getByRole('button', { name: 'Settings and account' }).click()
+    await page.getByRole('dialog', { name: 'Settings' }).getByText(nip19.npubEncode(pubkey)).waitFor()
+    expect(await page.getByText('Export secret key (nsec)').count()).toBe(0)
+    expect(person.errors).toEqual([])
   })
 
   test('a bad nsec is refused with a readable reason', async () => {
