@@ -66,7 +66,7 @@ describe('creating, inviting, moderating and leaving', () => {
     await messageIn(ada, 'Chapter one was great').waitFor()
   })
 
-  test('an admin edits the metadata and removes a member; each shows the relay answer', async () => {
+  test('an admin edits the metadata, deletes a message and removes a member; each shows the relay answer', async () => {
     const { page } = ada
     await page.getByRole('button', { name: 'Group actions' }).click()
     await page.getByRole('menuitem', { name: 'Edit group…' }).click()
@@ -82,6 +82,15 @@ describe('creating, inviting, moderating and leaving', () => {
     await bob.page.getByRole('button', { name: 'Group actions' }).click()
     expect(await bob.page.getByRole('menuitem', { name: 'Edit group…' }).count()).toBe(0)
     await bob.page.keyboard.press('Escape')
+
+    // Delete a message for everyone (9005): it disappears on both sides.
+    await send(bob, 'Spoilers: the butler did it')
+    const spoiler = messageIn(ada, 'Spoilers: the butler did it')
+    await spoiler.hover()
+    await spoiler.getByRole('button', { name: 'Delete message' }).click()
+    await page.getByText('Message deleted.').waitFor()
+    await messageIn(bob, 'Spoilers: the butler did it').waitFor({ state: 'detached' })
+    expect(await messageIn(bob, 'Chapter one was great').count()).toBe(1)
 
     await page.getByRole('button', { name: /^People/ }).click()
     const people = page.getByRole('complementary', { name: 'People' })
