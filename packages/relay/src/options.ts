@@ -34,6 +34,8 @@ export interface RelayOptions {
   rateLimit?: { events: number; perSeconds: number }
   /** Kinds accepted without an `h` tag (NIP-09 deletions, profiles, relay and group lists, app data). */
   nonGroupKinds?: number[]
+  /** Seconds between WebSocket pings; a connection that misses one pong is closed. 30 by default. */
+  heartbeat?: number
   /** Checks an event's id and signature; nostr-tools' `verifyEvent` (noble) by default. */
   verifyEvent?: (event: NostrEvent) => boolean
   /** Called with one line per connection event (the CLI's --verbose). */

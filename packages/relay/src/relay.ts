@@ -74,6 +74,8 @@ interface Connection {
   authed: Set<string>
   subs: Map<string, Filter[]>
   limiter: RateLimiter
+  /** Answered the last heartbeat ping. */
+  alive: boolean
   host: string
   remote: string
 }
@@ -85,6 +87,8 @@ type Reply =
   | { type: 'silent' }
 
 const RING_SIZE = 50
+/** How often connections are pinged, seconds; one missed pong closes them. */
+const HEARTBEAT_S = 30
 const DEFAULT_NON_GROUP_KINDS = [0, 3, 5, 10002, 10009, 10050, 30078]
 
 /** The relay engine: the protocol rules wired to SQLite and sockets. One instance per `startRelay`. */
@@ -142,6 +146,7 @@ class Engine {
       authed: new Set(),
       subs: new Map(),
       limiter: new RateLimiter(rate.events, rate.perSeconds),
+      alive: true,
       host: req.headers.host ?? '',
       remote: `${req.socket.remoteAddress}:${req.socket.remotePort}`,
     }
@@ -162,6 +167,9 @@ class Engine {
       this.log(`disconnect ${conn.remote}`)
     })
     ws.on('error', () => ws.terminate())
+    ws.on('pong', () => {
+      conn.alive = true
+    })
     this.send(conn, ['AUTH', conn.challenge])
   }
 
@@ -233,6 +241,19 @@ class Engine {
     return { authed: conn.authed, relayKey: this.pubkey }
   }
 
+  /** Drops connections that did not answer the previous ping (dead TCP peers), pings the rest. */
+  heartbeat(): void {
+    for (const conn of this.connections) {
+      if (!conn.alive) {
+        this.log(`timeout ${conn.remote}`)
+        conn.ws.terminate()
+        continue
+      }
+      conn.alive = false
+      conn.ws.ping()
+    }
+  }
+
   // ---------- reads ----------
 
   onReq(conn: Connection, subId: string, filters: Filter[]): void {
@@ -302,7 +323,13 @@ class Engine {
   // ---------- writes ----------
 
   onEvent(conn: Connection, event: NostrEvent): void {
-    const reply = this.accept(conn, event)
+    let reply: Reply
+    try {
+      reply = this.accept(conn, event)
+    } catch (err) {
+      this.log(`error ${conn.remote} ${(err as Error).stack ?? err}`)
+      reply = { type: 'ok', ok: false, message: 'error: internal error, the event was not stored' }
+    }
     if (reply.type === 'notice') this.send(conn, ['NOTICE', reply.message])
     else if (reply.type === 'ok') {
       this.send(conn, ['OK', event.id, reply.ok, reply.ok ? reply.message : prefixed(reply.message)])
@@ -421,14 +448,39 @@ class Engine {
    */
   ingest(event: NostrEvent, verdict: Acceptance): 'saved' | 'stale' | 'duplicate' {
     const touched = new Set<string>()
-    const result = this.db.transaction(() => {
+    return this.atomically(() => {
       const r = this.store(event)
       if (r !== 'saved') return r
       this.effects(event, verdict, touched)
       for (const id of touched) this.regenerate(id)
       return r
     })
-    return result
+  }
+
+  /** Groups as they were before the running transaction changed them (undefined: absent). */
+  private journal: Map<string, GroupRecord | undefined> | undefined
+
+  /**
+   * Runs `fn` in one SQLite transaction; if it throws, the in-memory groups, rings and queued
+   * broadcasts are put back as well, so memory never disagrees with the database.
+   */
+  atomically<T>(fn: () => T): T {
+    const journal = new Map<string, GroupRecord | undefined>()
+    const queued = this.pendingBroadcasts.length
+    this.journal = journal
+    try {
+      return this.db.transaction(fn)
+    } catch (err) {
+      for (const [id, g] of journal) {
+        if (g) this.groups.set(id, g)
+        else this.groups.delete(id)
+      }
+      this.rings.clear()
+      this.pendingBroadcasts.length = queued
+      throw err
+    } finally {
+      this.journal = undefined
+    }
   }
 
   store(event: NostrEvent): 'saved' | 'stale' | 'duplicate' {
@@ -511,6 +563,7 @@ class Engine {
   }
 
   setGroup(id: string, g: GroupRecord | undefined): void {
+    if (this.journal && !this.journal.has(id)) this.journal.set(id, this.groups.get(id))
     if (g) {
       this.groups.set(id, g)
       this.db.saveGroup(g)
@@ -565,7 +618,7 @@ class Engine {
   /** Signs and ingests relay-made events as one batch (the handle's createGroup and createInvite). */
   own(templates: EventTemplate[]): void {
     const touched = new Set<string>()
-    this.db.transaction(() => {
+    this.atomically(() => {
       for (const t of templates) {
         const e = this.signOwn(t)
         if (this.store(e) === 'saved') this.effects(e, { ok: true, followUps: [], moderation: true }, touched)
@@ -696,6 +749,8 @@ export async function startRelay(opts: RelayOptions = {}): Promise<RelayHandle> 
     const { seedDemo } = await import('./demo')
     demo = seedDemo(engine)
   }
+  const heartbeat = setInterval(() => engine.heartbeat(), (opts.heartbeat ?? HEARTBEAT_S) * 1000)
+  heartbeat.unref()
   let closing: Promise<void> | undefined
   const handle: RelayHandle = {
     url: engine.url,
@@ -709,6 +764,7 @@ export async function startRelay(opts: RelayOptions = {}): Promise<RelayHandle> 
     createInvite: async (id, code) => engine.createInvite(id, code),
     close: () => {
       closing ??= new Promise<void>((resolve) => {
+        clearInterval(heartbeat)
         for (const c of engine.connections) c.ws.terminate()
         wss.close(() => {
           server.close(() => {
