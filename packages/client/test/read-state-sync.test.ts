@@ -543,4 +543,25 @@ describe('ReadStateSync against the relay', () => {
     await again.sync.flush()
     expect(again.sync.status()?.pending).toBe(false)
   })
+
+  it('2,000 contexts with 200-byte keys still publish within the relay limit (trimmed to the budget)', async () => {
+    const r = await relay()
+    const signer = LocalSigner.generate()
+    const pk = await signer.getPublicKey()
+    const a = device(r, signer, { budget: 40_960 })
+    await a.sync.ready
+    for (let i = 0; i < 2000; i++)
+      a.sync.markRead(`${'k'.repeat(195)}${String(i).padStart(5, '0')}`, 1_700_000_000 + i)
+    await a.sync.flush()
+    expect(a.sync.status()?.pending).toBe(false) // the relay said OK
+    const [e] = await pool().fetch([r.url], [{ kinds: [30078], authors: [pk] }])
+    expect(e!.content.length).toBeLessThanOrEqual(65_536)
+    const plaintext = nip44.decrypt(e!.content, nip44.getConversationKey(signer.secretKey, pk))
+    expect(new TextEncoder().encode(plaintext).length).toBeLessThanOrEqual(40_960)
+    const blob = parseBlob(plaintext)
+    // the most recently advanced keys are kept; every device still has all 2,000 locally
+    expect(blob.ok && Object.keys(blob.blob.contexts).length).toBeGreaterThan(150)
+    expect(blob.ok && blob.blob.contexts[`${'k'.repeat(195)}01999`]).toBe(1_700_001_999)
+    expect(Object.keys(a.sync.contexts)).toHaveLength(2000)
+  })
 })

@@ -696,7 +696,16 @@ export class ReadStateEngine {
     }
     if (this.persistDirty) {
       this.persistDirty = false
-      this.effects.push({ type: 'persist', state: this.snapshot() })
+      // built on first read: a driver that coalesces writes pays for one snapshot per write
+      const engine = this
+      let state: EngineState | undefined
+      this.effects.push({
+        type: 'persist',
+        get state(): EngineState {
+          state ??= engine.snapshot()
+          return state
+        },
+      })
     }
     const out = this.effects
     this.effects = []

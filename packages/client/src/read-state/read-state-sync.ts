@@ -133,7 +133,7 @@ export class ReadStateSync {
   private readonly settleWaiters: (() => void)[] = []
   private timer: unknown
   private saving: Promise<void> = Promise.resolve()
-  private latestState: EngineState | undefined
+  private latestState: (() => EngineState) | undefined
   private saveScheduled = false
   private closed = false
   private inFlightTasks = 0
@@ -179,7 +179,8 @@ export class ReadStateSync {
     if (this.localOnly || this.readRelays.length === 0) {
       // nowhere to sync (yet): marks and persistence only, until setRelays() gives relays
       for (const [ctx, ts] of early) this.run(this.engine.markRead(ctx, ts))
-      this.saveState(this.engine.snapshot())
+      const engine = this.engine
+      this.saveState(() => engine.snapshot())
       return
     }
     const loaded = new Promise<void>((resolve) => {
@@ -471,7 +472,8 @@ export class ReadStateSync {
         }
         break
       case 'persist':
-        this.saveState(e.state)
+        // read lazily: a burst of marks costs one snapshot per store write, not one per mark
+        this.saveState(() => e.state)
         break
       case 'changed': {
         const change: ReadStateChange = { contexts: e.contexts, remote: this.remoteDepth > 0 }
@@ -542,13 +544,13 @@ export class ReadStateSync {
     if (this.seen.size > 2048) this.seen.delete(this.seen.values().next().value!)
   }
 
-  private saveState(state: EngineState): void {
+  private saveState(state: () => EngineState): void {
     this.latestState = state
     if (this.saveScheduled) return
     this.saveScheduled = true
     this.saving = this.saving.then(async () => {
       this.saveScheduled = false
-      const s = this.latestState
+      const s = this.latestState?.()
       if (s) await this.opts.store.setValue(STATE_KEY + this.pubkey, s).catch(() => {})
     })
   }
