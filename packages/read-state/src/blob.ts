@@ -1,17 +1,34 @@
 import { BLOB_VERSION, MAX_CONTEXT_KEY_BYTES, MAX_CONTEXTS, MAX_TIMESTAMP } from './constants'
 import { utf8Length } from './utf8'
 
-/** A flat map of context id → unix timestamp (seconds): "read at or before this time". */
+/**
+ * A flat map of context id → unix timestamp (seconds): "read at or before this time".
+ *
+ * @example
+ * const contexts: Contexts = { "wss://groups.example.com'general": 1700000100 }
+ */
 export type Contexts = Readonly<Record<string, number>>
 
-/** A decoded, validated read-state blob (`client_id` is exposed as `clientId`). */
+/**
+ * A decoded, validated read-state blob (`client_id` is exposed as `clientId`).
+ *
+ * @example
+ * const r = parseBlob(text)
+ * if (r.ok) console.log(r.blob.clientId, Object.keys(r.blob.contexts).length)
+ */
 export interface Blob {
   readonly v: 1
   readonly clientId: string
   readonly contexts: Contexts
 }
 
-/** Why a plaintext is not a usable blob. `'unknown-version'` means ignored (a future schema). */
+/**
+ * Why a plaintext is not a usable blob. `'unknown-version'` means ignored (a future schema).
+ *
+ * @example
+ * const r = parseBlob('{"v":2}')
+ * if (!r.ok && r.reason === 'unknown-version') skip()
+ */
 export type BlobRejection =
   | 'not-json'
   | 'not-object'
@@ -23,18 +40,35 @@ export type BlobRejection =
   | 'bad-contexts'
   | 'too-many-contexts'
 
-/** One entry dropped while the rest of the blob was kept. */
+/**
+ * One entry dropped while the rest of the blob was kept.
+ *
+ * @example
+ * parseBlob(text).dropped // [{ key: 'ctx:AAA', reason: 'bad-timestamp' }]
+ */
 export interface DroppedEntry {
   readonly key: string
   readonly reason: 'bad-timestamp' | 'key-too-long'
 }
 
-/** Result of {@link parseBlob}. */
+/**
+ * Result of {@link parseBlob}.
+ *
+ * @example
+ * const r: ParseResult = parseBlob(plaintext)
+ * if (!r.ok) console.warn('discarded', r.reason)
+ */
 export type ParseResult =
   | { ok: true; blob: Blob; dropped: DroppedEntry[] }
   | { ok: false; reason: BlobRejection }
 
-/** Creates an empty context map without a prototype, so keys such as `__proto__` are plain data. */
+/**
+ * Creates an empty context map without a prototype, so keys such as `__proto__` are plain data.
+ *
+ * @example
+ * const m = emptyContexts()
+ * m['__proto__'] = 1 // a plain key, not the prototype
+ */
 export function emptyContexts(): Record<string, number> {
   return Object.create(null) as Record<string, number>
 }
@@ -152,12 +186,22 @@ export function blobSize(blob: Pick<Blob, 'clientId' | 'contexts'>): number {
   return n + Math.max(0, count - 1)
 }
 
-/** Bytes of the blob without any entry: `{"v":1,"client_id":"…","contexts":{}}`. */
+/**
+ * Bytes of the blob without any entry: `{"v":1,"client_id":"…","contexts":{}}`.
+ *
+ * @example
+ * blobOverhead('a') // 37
+ */
 export function blobOverhead(clientId: string): number {
   return utf8Length(`{"v":1,"client_id":${JSON.stringify(clientId)},"contexts":{}}`)
 }
 
-/** Bytes of one `"key":value` entry, without its separating comma. */
+/**
+ * Bytes of one `"key":value` entry, without its separating comma.
+ *
+ * @example
+ * entrySize('x', 5) // 5: "x":5
+ */
 export function entrySize(key: string, value: number): number {
   return utf8Length(JSON.stringify(key)) + 1 + String(value).length
 }

@@ -4,7 +4,12 @@ import { contextKind } from './context'
 import { InvalidOptionError } from './errors'
 import { effective, type ParentResolver } from './frontier'
 
-/** Options of {@link fitToBudget}. */
+/**
+ * Options of {@link fitToBudget}.
+ *
+ * @example
+ * fitToBudget(merged, { clientId, budget: 32_768, parentOf, advancedAt, nowSeconds })
+ */
 export interface BudgetOptions {
   /** The `client_id` that goes into the blob (it counts toward the size). */
   clientId: string
@@ -20,7 +25,12 @@ export interface BudgetOptions {
   horizonSeconds?: number
 }
 
-/** Result of {@link fitToBudget}. */
+/**
+ * Result of {@link fitToBudget}.
+ *
+ * @example
+ * const { contexts, evicted, bytes } = fitToBudget(merged, { clientId })
+ */
 export interface BudgetResult {
   /** The contexts to publish (a subset of the input, in input order). */
   contexts: Record<string, number>

@@ -1,6 +1,11 @@
 import { InvalidEventIdError } from './errors'
 
-/** How a context key takes part in the hierarchy. */
+/**
+ * How a context key takes part in the hierarchy.
+ *
+ * @example
+ * if (contextKind(key) === 'thread') rootId = contextTarget(key)
+ */
 export type ContextKind = 'channel' | 'thread' | 'msg' | 'opaque'
 
 const HEX64 = /^[0-9a-f]{64}$/

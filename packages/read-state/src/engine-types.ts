@@ -6,13 +6,21 @@ import type { ParentResolver } from './frontier'
  * signature already verified by the caller, decision i) and the caller's decryption of its
  * content with NIP-44 to self, or `null`/`undefined` when decryption failed (then the event is
  * never merged and never counts as a conflict).
+ *
+ * @example
+ * const input: BlobInput = { event, plaintext: await signer.nip44.decrypt(pk, event.content).catch(() => null) }
  */
 export interface BlobInput {
   readonly event: NostrEvent
   readonly plaintext?: string | null
 }
 
-/** Why the engine moved to another slot or identity. */
+/**
+ * Why the engine moved to another slot or identity.
+ *
+ * @example
+ * for (const e of effects) if (e.type === 'rotated' && e.reason === 'conflict') log(e.previousSlotId)
+ */
 export type RotationReason =
   /** Our coordinate holds another instance's `client_id` (the spec's conflict rule). */
   | 'conflict'
@@ -25,7 +33,12 @@ export type RotationReason =
   /** `rotateClientId()` was called. */
   | 'manual'
 
-/** What the engine asks its driver to do. Effects are returned by every input method, in order. */
+/**
+ * What the engine asks its driver to do. Effects are returned by every input method, in order.
+ *
+ * @example
+ * for (const e of engine.markRead(ctx, ts)) if (e.type === 'wake') timer.set(e.at)
+ */
 export type Effect =
   /** Fetch every blob of the user within the horizon from the union of read and write relays, then call `loaded()`. */
   | { readonly type: 'load'; readonly filter: Filter }
@@ -64,7 +77,12 @@ export type Effect =
   /** Save this state (per pubkey) and pass it back as `state` on the next start. */
   | { readonly type: 'persist'; readonly state: EngineState }
 
-/** The engine's persistent state, a plain JSON value. */
+/**
+ * The engine's persistent state, a plain JSON value.
+ *
+ * @example
+ * await store.setValue(`read-state:v1:${pk}`, effect.state) // a `persist` effect
+ */
 export interface EngineState {
   readonly v: 1
   readonly clientId: string
@@ -89,7 +107,12 @@ export interface EngineState {
   readonly retiredSlots: readonly string[]
 }
 
-/** Options of `new ReadStateEngine`. */
+/**
+ * Options of `new ReadStateEngine`.
+ *
+ * @example
+ * new ReadStateEngine({ pubkey, clock: Date.now, randomId, state: saved, debounceMs: 5000 })
+ */
 export interface EngineOptions {
   /** The user's pubkey (hex); events by any other author are ignored. */
   pubkey: string
@@ -113,7 +136,12 @@ export interface EngineOptions {
   maxContentLength?: number
 }
 
-/** What the engine is doing, for drivers that wait for a flush to finish. */
+/**
+ * What the engine is doing, for drivers that wait for a flush to finish.
+ *
+ * @example
+ * if (engine.status().inFlight === null) resolveFlush()
+ */
 export interface EngineStatus {
   readonly loaded: boolean
   readonly pending: boolean

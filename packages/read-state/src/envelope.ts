@@ -8,7 +8,13 @@ import {
   T_TAG_VALUE,
 } from './constants'
 
-/** Why an event's envelope is not a read-state blob. */
+/**
+ * Why an event's envelope is not a read-state blob.
+ *
+ * @example
+ * const r = readSlot(event)
+ * if (!r.ok && r.reason === 'bad-d-prefix') return // other app data
+ */
 export type EnvelopeRejection =
   | 'wrong-kind'
   | 'wrong-author'
@@ -20,10 +26,21 @@ export type EnvelopeRejection =
   | 'multiple-t-tags'
   | 'too-large'
 
-/** Result of {@link readSlot}. */
+/**
+ * Result of {@link readSlot}.
+ *
+ * @example
+ * const r: SlotResult = readSlot(event)
+ * if (r.ok) console.log(r.slotId)
+ */
 export type SlotResult = { ok: true; slotId: string } | { ok: false; reason: EnvelopeRejection }
 
-/** Options of {@link readSlot}. */
+/**
+ * Options of {@link readSlot}.
+ *
+ * @example
+ * readSlot(event, { pubkey: me, maxContentLength: 65_536 })
+ */
 export interface ReadSlotOptions {
   /** When set, an event by any other pubkey is rejected (`'wrong-author'`). */
   pubkey?: string

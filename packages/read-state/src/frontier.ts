@@ -4,6 +4,9 @@ import { contextKind } from './context'
 /**
  * Resolves the parent channel context of a `thread:`/`msg:` key from the event graph (e.g. the
  * root's `h` tag → the group's GroupKey string), or `undefined` when the event is unknown.
+ *
+ * @example
+ * const parentOf: ParentResolver = (ctx) => groupKeyOfRoot.get(contextTarget(ctx) ?? '')
  */
 export type ParentResolver = (ctx: string) => string | undefined
 
@@ -59,7 +62,12 @@ export function isUnread(createdAt: number, frontier: number | undefined): boole
   return frontier === undefined || createdAt > frontier
 }
 
-/** The largest defined number, or `undefined`. */
+/**
+ * The largest defined number, or `undefined`.
+ *
+ * @example
+ * maxDefined(undefined, 3, 2) // 3
+ */
 export function maxDefined(...values: (number | undefined)[]): number | undefined {
   let best: number | undefined
   for (const v of values) if (v !== undefined && (best === undefined || v > best)) best = v

@@ -1,7 +1,12 @@
 import type { Contexts } from './blob'
 import type { UnreadCount, UnreadRow } from './unread'
 
-/** A row for {@link UnreadIndex}: a top-level row, or a reply when `root` is set. */
+/**
+ * A row for {@link UnreadIndex}: a top-level row, or a reply when `root` is set.
+ *
+ * @example
+ * index.add({ id: reply.id, createdAt: reply.created_at, pubkey: reply.pubkey, root: root.id })
+ */
 export interface IndexedRow extends UnreadRow {
   /** Root event id of the thread this reply belongs to; absent for top-level rows. */
   readonly root?: string

@@ -2,20 +2,35 @@ import type { Contexts } from './blob'
 import { messageContext, threadContext } from './context'
 import { isUnread, maxDefined } from './frontier'
 
-/** One message as the unread rules see it. */
+/**
+ * One message as the unread rules see it.
+ *
+ * @example
+ * const row: UnreadRow = { id: e.id, createdAt: e.created_at, pubkey: e.pubkey }
+ */
 export interface UnreadRow {
   readonly id: string
   readonly createdAt: number
   readonly pubkey: string
 }
 
-/** A thread: its root event id and its replies. */
+/**
+ * A thread: its root event id and its replies.
+ *
+ * @example
+ * const thread: ThreadRows = { root: root.id, replies: comments.map(toRow) }
+ */
 export interface ThreadRows {
   readonly root: string
   readonly replies: readonly UnreadRow[]
 }
 
-/** Input of {@link unreadCount}. */
+/**
+ * Input of {@link unreadCount}.
+ *
+ * @example
+ * unreadCount({ channel: key, topLevel, threads, me, contexts: sync.contexts })
+ */
 export interface UnreadInput {
   /** The channel context (in Roost, the GroupKey string). */
   readonly channel: string
@@ -32,7 +47,13 @@ export interface UnreadInput {
   readonly contexts: Contexts
 }
 
-/** Result of {@link unreadCount}. */
+/**
+ * Result of {@link unreadCount}.
+ *
+ * @example
+ * const { messages, threads } = unreadCount(input)
+ * badge(messages + threads.length)
+ */
 export interface UnreadCount {
   /** Unread top-level messages not by us. */
   readonly messages: number
@@ -84,7 +105,13 @@ export function unreadCount(input: UnreadInput): UnreadCount {
   return firstUnread ? { messages, threads, firstUnread } : { messages, threads }
 }
 
-/** A context and the value to pass to `markRead(ctx, ts)`. */
+/**
+ * A context and the value to pass to `markRead(ctx, ts)`.
+ *
+ * @example
+ * const mark: ReadMark | undefined = channelReadMark(key, rows)
+ * if (mark) sync.markRead(mark.ctx, mark.ts)
+ */
 export interface ReadMark {
   readonly ctx: string
   readonly ts: number
