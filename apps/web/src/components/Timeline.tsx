@@ -91,11 +91,23 @@ export function Timeline(props: {
   const first = items[0]?.index ?? 0
   const last = items[items.length - 1]?.index ?? -1
 
+  // Stick to the end while the reader is there (new messages, late measurements, older pages
+  // arriving while the list is still shorter than the screen).
+  const atEnd = useRef(true)
+  const lastKey = rows[rows.length - 1]?.key
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the last row changes, not only the count
+  useLayoutEffect(() => {
+    if (positioned.current && atEnd.current && rows.length > 0 && newIndex < 0) {
+      virtualizer.scrollToIndex(rows.length - 1, { align: 'end' })
+    }
+  }, [rows.length, lastKey, newIndex, virtualizer])
+
   // Older messages when the top is near.
   const { hasOlder, loadingOlder, onLoadOlder } = props
   const onScroll = useCallback(() => {
     const el = scrollRef.current
     if (!el || !positioned.current) return
+    atEnd.current = el.scrollHeight - el.scrollTop - el.clientHeight < 48
     if (el.scrollTop < 300 && hasOlder && !loadingOlder) onLoadOlder()
   }, [hasOlder, loadingOlder, onLoadOlder])
   useEffect(() => {
