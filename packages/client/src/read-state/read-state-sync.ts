@@ -22,7 +22,12 @@ import type { Signer } from '../signers'
 import type { EventStore } from '../store'
 import { nobleVerifier, type Verifier } from '../verify'
 
-/** The part of `RelayPool` the sync uses (so a test may wrap it to inject a fault). */
+/**
+ * The part of `RelayPool` the sync uses (so a test may wrap it to inject a fault).
+ *
+ * @example
+ * const sync = new ReadStateSync({ pool: roost.pool, signer, store, relays })
+ */
 export interface ReadStatePool {
   fetch(relays: string[], filters: Filter[], opts?: { timeout?: number }): Promise<NostrEvent[]>
   subscribe(
@@ -34,18 +39,33 @@ export interface ReadStatePool {
   publish(relays: string[], event: NostrEvent, opts?: { timeout?: number }): Promise<PublishResult[]>
 }
 
-/** Timer functions (injectable so tests run on a fake clock). */
+/**
+ * Timer functions (injectable so tests run on a fake clock).
+ *
+ * @example
+ * new ReadStateSync({ ...opts, clock: () => fake.now, timers: { setTimeout: fake.set, clearTimeout: fake.clear } })
+ */
 export interface ReadStateTimers {
   setTimeout(fn: () => void, ms: number): unknown
   clearTimeout(handle: unknown): void
 }
 
-/** The user's relays: NIP-65 read and write, or one list used for both. */
+/**
+ * The user's relays: NIP-65 read and write, or one list used for both.
+ *
+ * @example
+ * const relays: ReadStateRelays = { read: ['wss://in.example.com'], write: ['wss://out.example.com'] }
+ */
 export type ReadStateRelays =
   | readonly string[]
   | { readonly read: readonly string[]; readonly write: readonly string[] }
 
-/** Options of {@link ReadStateSync}. */
+/**
+ * Options of {@link ReadStateSync}.
+ *
+ * @example
+ * new ReadStateSync({ pool, signer, store, relays: ['wss://relay.example.com'], debounceMs: 5_000 })
+ */
 export interface ReadStateSyncOptions {
   pool: ReadStatePool
   /** NIP-44 to self goes through `signer.nip44`, so NIP-07 and NIP-46 signers work. */
@@ -81,7 +101,12 @@ export interface ReadStateSyncOptions {
   closeTimeout?: number
 }
 
-/** What listeners of {@link ReadStateSync.subscribe} receive. */
+/**
+ * What listeners of {@link ReadStateSync.subscribe} receive.
+ *
+ * @example
+ * sync.subscribe(({ contexts, remote }) => { if (remote) toast(`${contexts.length} read elsewhere`) })
+ */
 export interface ReadStateChange {
   /** The contexts whose value advanced (locally or from another device). */
   readonly contexts: readonly string[]
