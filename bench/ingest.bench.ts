@@ -11,11 +11,13 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Worker } from 'node:worker_threads'
-import { GroupKey } from '@roost/nip29'
+import { GroupKey, GroupList, normalizeRelayUrl } from '@roost/nip29'
+import Database from 'better-sqlite3'
 import type { NostrEvent } from 'nostr-tools/core'
 import { SimplePool, useWebSocketImplementation } from 'nostr-tools/pool'
+import { finalizeEvent, generateSecretKey, getEventHash, getPublicKey } from 'nostr-tools/pure'
 import WebSocket from 'ws'
-import { createVerifier, Group, LocalSigner, RelayPool } from '../packages/client/src/index'
+import { createRoost, createVerifier, Group, LocalSigner, RelayPool } from '../packages/client/src/index'
 import { SqliteEventStore } from '../packages/client/src/sqlite'
 import { record } from './lib'
 
@@ -27,123 +29,265 @@ const ROUNDS = 2
 useWebSocketImplementation(WebSocket)
 const dir = mkdtempSync(join(tmpdir(), 'roost-ingest-'))
 
-// ── the relay and its events, in a worker thread ─────────────────────────────────────────
-const worker = new Worker(new URL('./ingest-relay.worker.mjs', import.meta.url))
-worker.postMessage({ groups: GROUPS, perGroup: PER_GROUP })
-const relay = (await new Promise((resolve, reject) => {
-  worker.once('message', resolve)
-  worker.once('error', reject)
-})) as { url: string; pubkey: string; ids: string[] }
-const ids = relay.ids
-
-// ── one round each ─────────────────────────────────────────────────────────────────────────
-async function baselineRound(): Promise<number> {
-  const pool = new SimplePool()
-  const got: NostrEvent[] = []
-  const start = performance.now()
-  await Promise.all(
-    ids.map(
-      (id) =>
-        new Promise<void>((resolve) => {
-          const sub = pool.subscribe(
-            [relay.url],
-            { kinds: [9], '#h': [id], limit: PER_GROUP },
-            {
-              maxWait: 600_000, // wait for the real EOSE, however long verification takes
-              onevent: (e) => {
-                got.push(e)
-              },
-              oneose: () => {
-                sub.close()
-                resolve()
-              },
-            },
-          )
-        }),
-    ),
-  )
-  const elapsed = performance.now() - start
-  pool.close([relay.url])
-  if (got.length !== N) throw new Error(`baseline got ${got.length} events`)
-  return (N * 1000) / elapsed
-}
-
 const verifier = await createVerifier()
-const signer = LocalSigner.generate()
-const me = await signer.getPublicKey()
 
-async function oursRound(r: number): Promise<number> {
-  const path = join(dir, `client-${r}.db`)
-  const store = SqliteEventStore.open(path)
-  const pool = new RelayPool({
-    websocket: WebSocket as unknown as typeof globalThis.WebSocket,
-    verifier,
-    signer,
-    eoseTimeout: 600_000,
-  })
-  const groups = ids.map(
-    (id) =>
-      new Group(new GroupKey(relay.url, id), {
-        pool,
-        store,
-        signer,
-        me,
-        clock: () => Math.floor(Date.now() / 1000),
-        relayKey: () => relay.pubkey,
-        pinRelayKey: () => {},
-      }),
-  )
-  const start = performance.now()
-  await Promise.all(
-    groups.map(
-      (group, g) =>
-        new Promise<void>((resolve) => {
-          const sub = pool.subscribe(
-            relay.url,
-            [{ kinds: [9], '#h': [ids[g]!], limit: PER_GROUP }],
-            {
-              onevent: (e) => group.ingest(e),
-              oneose: () => {
-                sub.close()
-                resolve()
+async function ingestBench(): Promise<void> {
+  // ── the relay and its events, in a worker thread ─────────────────────────────────────────
+  const worker = new Worker(new URL('./ingest-relay.worker.mjs', import.meta.url))
+  worker.postMessage({ groups: GROUPS, perGroup: PER_GROUP })
+  const relay = (await new Promise((resolve, reject) => {
+    worker.once('message', resolve)
+    worker.once('error', reject)
+  })) as { url: string; pubkey: string; ids: string[] }
+  const ids = relay.ids
+
+  // ── one round each ─────────────────────────────────────────────────────────────────────────
+  async function baselineRound(): Promise<number> {
+    const pool = new SimplePool()
+    const got: NostrEvent[] = []
+    const start = performance.now()
+    await Promise.all(
+      ids.map(
+        (id) =>
+          new Promise<void>((resolve) => {
+            const sub = pool.subscribe(
+              [relay.url],
+              { kinds: [9], '#h': [id], limit: PER_GROUP },
+              {
+                maxWait: 600_000, // wait for the real EOSE, however long verification takes
+                onevent: (e) => {
+                  got.push(e)
+                },
+                oneose: () => {
+                  sub.close()
+                  resolve()
+                },
               },
-            },
-            { id: `grp-${g.toString(16).padStart(8, '0')}` },
-          )
+            )
+          }),
+      ),
+    )
+    const elapsed = performance.now() - start
+    pool.close([relay.url])
+    if (got.length !== N) throw new Error(`baseline got ${got.length} events`)
+    return (N * 1000) / elapsed
+  }
+
+  const signer = LocalSigner.generate()
+  const me = await signer.getPublicKey()
+
+  async function oursRound(r: number): Promise<number> {
+    const path = join(dir, `client-${r}.db`)
+    const store = SqliteEventStore.open(path)
+    const pool = new RelayPool({
+      websocket: WebSocket as unknown as typeof globalThis.WebSocket,
+      verifier,
+      signer,
+      eoseTimeout: 600_000,
+    })
+    const groups = ids.map(
+      (id) =>
+        new Group(new GroupKey(relay.url, id), {
+          pool,
+          store,
+          signer,
+          me,
+          clock: () => Math.floor(Date.now() / 1000),
+          relayKey: () => relay.pubkey,
+          pinRelayKey: () => {},
         }),
-    ),
+    )
+    const start = performance.now()
+    await Promise.all(
+      groups.map(
+        (group, g) =>
+          new Promise<void>((resolve) => {
+            const sub = pool.subscribe(
+              relay.url,
+              [{ kinds: [9], '#h': [ids[g]!], limit: PER_GROUP }],
+              {
+                onevent: (e) => group.ingest(e),
+                oneose: () => {
+                  sub.close()
+                  resolve()
+                },
+              },
+              { id: `grp-${g.toString(16).padStart(8, '0')}` },
+            )
+          }),
+      ),
+    )
+    await Promise.all(groups.map((g) => g.flush())) // every event is in SQLite
+    let rows = 0
+    for (const g of groups) rows += g.snapshot().messages.length // and every snapshot is built
+    const elapsed = performance.now() - start
+    if (rows !== N) throw new Error(`ours rendered ${rows} rows`)
+    pool.close()
+    await store.close()
+    const stored = SqliteEventStore.open(path)
+    const check = await stored.query({ kinds: [9] })
+    await stored.close()
+    if (check.length !== N) throw new Error(`ours stored ${check.length} events`)
+    return (N * 1000) / elapsed
+  }
+
+  let ours = 0
+  let baseline = 0
+  await baselineRound() // warm both paths up once
+  await oursRound(-1)
+  for (let r = 0; r < ROUNDS; r++) {
+    baseline = Math.max(baseline, await baselineRound())
+    ours = Math.max(ours, await oursRound(r))
+  }
+  worker.postMessage('close')
+  await new Promise((resolve) => worker.once('message', resolve))
+  await worker.terminate()
+
+  record({
+    name: 'client-ingest-5000-kind9',
+    unit: 'event',
+    ours,
+    baseline,
+    notes: `${GROUPS} groups x ${PER_GROUP}; ours: RelayPool + ${verifier.backend} verify + SqliteEventStore (file) + Group snapshots; baseline: SimplePool + verifyEvent (noble) into an array; best of ${ROUNDS}`,
+  })
+}
+
+// ── cold start: 100 groups × 1,000 events in SQLite, until every Group's first snapshot ─────
+// Beside a raw better-sqlite3 SELECT + JSON.parse of the same 5,000 rows (each group's newest 50).
+async function coldStartBench(): Promise<void> {
+  const COLD_GROUPS = 100
+  const COLD_PER_GROUP = 1_000
+  const path = join(dir, 'cold.db')
+  const relayUrl = 'ws://127.0.0.1:9' // nothing listens: no network answer can help
+  const relaySecret = generateSecretKey()
+  const relayPk = getPublicKey(relaySecret)
+  const coldSigner = LocalSigner.generate()
+  const coldMe = await coldSigner.getPublicKey()
+  const authors = Array.from({ length: 20 }, () => getPublicKey(generateSecretKey()))
+  const seed = SqliteEventStore.open(path)
+  const base = Math.floor(Date.now() / 1000) - COLD_PER_GROUP * 10
+  const keys: GroupKey[] = []
+  for (let g = 0; g < COLD_GROUPS; g++) {
+    const id = `g${g}`
+    const key = new GroupKey(relayUrl, id)
+    keys.push(key)
+    await seed.putState(
+      key.relay,
+      finalizeEvent(
+        {
+          kind: 39000,
+          created_at: base,
+          tags: [
+            ['d', id],
+            ['name', `Group ${g}`],
+          ],
+          content: '',
+        },
+        relaySecret,
+      ),
+    )
+    const events: NostrEvent[] = []
+    for (let i = 0; i < COLD_PER_GROUP; i++) {
+      // Cached events were verified when they arrived (decision 10): the store holds them as they
+      // came, so a real id and a placeholder signature are enough to fill it quickly.
+      const t = {
+        kind: 9,
+        pubkey: authors[i % authors.length]!,
+        created_at: base + i * 10 + (g % 10),
+        tags: [['h', id]],
+        content: `message ${i} in ${id} `.repeat(1 + (i % 4)),
+      }
+      events.push({ ...t, id: getEventHash(t), sig: 'ab'.repeat(64) })
+    }
+    const join = finalizeEvent(
+      {
+        kind: 9000,
+        created_at: base,
+        tags: [
+          ['h', id],
+          ['p', coldMe],
+        ],
+        content: '',
+      },
+      relaySecret,
+    )
+    await seed.addMany([join, ...events], key.toString())
+  }
+  let list = GroupList.empty()
+  for (const key of keys) list = list.upsert({ id: key.id.value, relay: key.relay })
+  await seed.add(await coldSigner.signEvent(list.toTemplate(base)))
+  await seed.setValue('roost:groups:relay-keys', { [normalizeRelayUrl(relayUrl)]: relayPk })
+  // what the previous session folded from the 9000s, as the registry remembers it
+  await seed.setValue(
+    'roost:groups:membership',
+    Object.fromEntries(keys.map((k) => [k.toString(), { status: 'member' }])),
   )
-  await Promise.all(groups.map((g) => g.flush())) // every event is in SQLite
-  let rows = 0
-  for (const g of groups) rows += g.snapshot().messages.length // and every snapshot is built
-  const elapsed = performance.now() - start
-  if (rows !== N) throw new Error(`ours rendered ${rows} rows`)
-  pool.close()
-  await store.close()
-  const stored = SqliteEventStore.open(path)
-  const check = await stored.query({ kinds: [9] })
-  await stored.close()
-  if (check.length !== N) throw new Error(`ours stored ${check.length} events`)
-  return (N * 1000) / elapsed
+  await seed.close()
+
+  const rawRound = (): number => {
+    const db = new Database(path, { readonly: true })
+    const select = db.prepare(
+      'SELECT e.json FROM forks f JOIN events e ON e.rowid = f.event WHERE f.fork = ? ORDER BY f.created_at DESC LIMIT 50',
+    )
+    const start = performance.now()
+    let rows = 0
+    for (const key of keys) {
+      for (const r of select.all(key.toString()) as { json: string }[]) {
+        JSON.parse(r.json)
+        rows++
+      }
+    }
+    const elapsed = performance.now() - start
+    db.close()
+    if (rows !== COLD_GROUPS * 50) throw new Error(`raw read ${rows} rows`)
+    return elapsed
+  }
+
+  const oursColdRound = async (): Promise<number> => {
+    const store = SqliteEventStore.open(path) // opened before the clock starts, as the raw side's database
+    const start = performance.now()
+    const roost = createRoost({
+      signer: coldSigner,
+      store,
+      readState: false,
+      pool: {
+        websocket: WebSocket as unknown as typeof globalThis.WebSocket,
+        verifier,
+        backoff: { baseMs: 60_000 },
+      },
+    })
+    await roost.groups.ready
+    let rows = 0
+    for (const g of roost.groups.groups()) {
+      const s = g.snapshot()
+      if (s.metadata?.name === undefined || s.membership.status !== 'member')
+        throw new Error('incomplete snapshot')
+      rows += s.messages.length
+    }
+    const elapsed = performance.now() - start
+    await roost.close()
+    if (rows !== COLD_GROUPS * 50) throw new Error(`ours showed ${rows} rows`)
+    return elapsed
+  }
+
+  rawRound()
+  await oursColdRound()
+  let raw = Number.POSITIVE_INFINITY
+  let cold = Number.POSITIVE_INFINITY
+  for (let r = 0; r < 15; r++) {
+    raw = Math.min(raw, rawRound())
+    cold = Math.min(cold, await oursColdRound())
+  }
+  record({
+    name: 'client-cold-start-100x1000',
+    unit: 'start',
+    ours: 1000 / cold,
+    baseline: 1000 / raw,
+    notes: `ours: createRoost + SqliteEventStore until ${COLD_GROUPS} Groups show metadata, membership and newest 50 (${cold.toFixed(1)} ms); baseline: better-sqlite3 SELECT + JSON.parse of the same 5,000 rows (${raw.toFixed(1)} ms); best of 15`,
+  })
 }
 
-let ours = 0
-let baseline = 0
-await baselineRound() // warm both paths up once
-await oursRound(-1)
-for (let r = 0; r < ROUNDS; r++) {
-  baseline = Math.max(baseline, await baselineRound())
-  ours = Math.max(ours, await oursRound(r))
-}
-worker.postMessage('close')
-await new Promise((resolve) => worker.once('message', resolve))
-await worker.terminate()
+const part = process.env.ROOST_BENCH_PART
+if (!part || part === 'ingest') await ingestBench()
+if (!part || part === 'cold') await coldStartBench()
 rmSync(dir, { recursive: true, force: true })
-
-record({
-  name: 'client-ingest-5000-kind9',
-  unit: 'event',
-  ours,
-  baseline,
-  notes: `${GROUPS} groups x ${PER_GROUP}; ours: RelayPool + ${verifier.backend} verify + SqliteEventStore (file) + Group snapshots; baseline: SimplePool + verifyEvent (noble) into an array; best of ${ROUNDS}`,
-})

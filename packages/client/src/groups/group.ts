@@ -49,6 +49,8 @@ export interface GroupContext {
   pinRelayKey(relay: string, pubkey: string): void
   /** Publish deadline in ms; the pool's default when absent. */
   readonly publishTimeout?: number
+  /** Told when the folded membership changes, so the registry can remember it across restarts. */
+  onMembership?(key: string, membership: Membership): void
 }
 
 /** Newest per NIP-01 replaceable rules: higher created_at, then the lower id. */
@@ -109,6 +111,9 @@ export class Group {
   } = {}
   private readonly membershipEvents: NostrEvent[] = []
   private local: { membership: Membership; at: number } | undefined
+  /** What the last session folded, shown until this session's own evidence decides. */
+  private remembered: Membership | undefined
+  private reported: Membership | undefined
   private loading = true
   private refusedReason: string | undefined
   private older = true
@@ -216,7 +221,7 @@ export class Group {
   }
 
   /**
-   * Listens to `incoming` (each new event), `updated` (coalesced), `refused` (the relay ended our
+   * Listens to `incoming` (each new event from a relay or our own send, not the store), `updated` (coalesced), `refused` (the relay ended our
    * subscription, with its text) and `eose`. Returns the unsubscribe function.
    */
   readonly subscribe = (listener: (e: GroupEvent) => void): (() => void) => {
@@ -244,6 +249,12 @@ export class Group {
     this.updateQueued = true
     queueMicrotask(() => {
       this.updateQueued = false
+      if (this.closed) return
+      const m = this.snapshot().membership
+      if (this.ctx.onMembership && JSON.stringify(m) !== JSON.stringify(this.reported)) {
+        this.reported = m
+        this.ctx.onMembership(this.key.toString(), m)
+      }
       this.emit({ type: 'updated' })
     })
   }
@@ -256,12 +267,19 @@ export class Group {
     const members = this.state.get(KINDS.members)
     const evidence = members ? [...trusted, members] : trusted
     const folded = foldMembership(evidence, this.ctx.me)
-    if (!this.local) return folded
+    if (!this.local) return folded.status === 'unknown' && this.remembered ? this.remembered : folded
     let evidenceAt = -1
     for (const e of trusted) evidenceAt = Math.max(evidenceAt, e.created_at)
     if (members && this.parsed.members?.contains(this.ctx.me))
       evidenceAt = Math.max(evidenceAt, members.created_at)
     return evidenceAt >= this.local.at && folded.status !== 'unknown' ? folded : this.local.membership
+  }
+
+  /** Seeds the membership folded in an earlier session (from the store), until evidence arrives. */
+  rememberMembership(membership: Membership): void {
+    this.remembered = membership
+    this.reported = membership
+    this.changed()
   }
 
   /**
@@ -291,9 +309,11 @@ export class Group {
     if (event.kind === KINDS.putUser || event.kind === KINDS.removeUser) {
       if (event.tags.some((t) => t[0] === 'p' && t[1] === this.ctx.me)) this.membershipEvents.push(event)
     }
-    if (!opts.fromStore) this.queueWrite(event)
     this.changed()
-    this.emit({ type: 'incoming', event })
+    if (!opts.fromStore) {
+      this.queueWrite(event)
+      this.emit({ type: 'incoming', event }) // new arrivals only: a restart notifies nothing
+    }
     return true
   }
 

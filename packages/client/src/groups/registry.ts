@@ -5,6 +5,7 @@ import {
   type GroupMetadataFields,
   GroupReference,
   KINDS,
+  type Membership,
   membershipAfterReply,
   normalizeRelayUrl,
 } from '@roost/nip29'
@@ -25,7 +26,7 @@ export interface GroupsRegistryOptions {
   readState?: ReadStateSource
   /** Unix seconds (default the system clock). */
   clock?: () => number
-  /** Newest timeline events loaded per group from the store on start (default 100). */
+  /** Newest timeline events loaded per group from the store on start (default 50; older ones page in with loadOlder). */
   initialLimit?: number
   /** Publish deadline in ms (default the pool's). */
   publishTimeout?: number
@@ -33,6 +34,7 @@ export interface GroupsRegistryOptions {
 
 const RELAY_KEYS = 'roost:groups:relay-keys'
 const LEFT = 'roost:groups:left'
+const MEMBERSHIP = 'roost:groups:membership'
 
 /**
  * The account's NIP-29 groups: one {@link Group} per `GroupKey` (the same id on two relays is two
@@ -58,6 +60,8 @@ export class GroupsRegistry {
   private readonly relayKeys = new Map<string, string>()
   private readonly resolving = new Map<string, Promise<string | undefined>>()
   private left: Record<string, number> = {}
+  private memberships: Record<string, Membership> = {}
+  private membershipTimer: ReturnType<typeof setTimeout> | undefined
   private list: GroupList = GroupList.empty()
   private listEvent: NostrEvent | undefined
   private listSub: { close(): void } | undefined
@@ -133,13 +137,15 @@ export class GroupsRegistry {
   private async load(): Promise<void> {
     const { store, signer } = this.opts
     this.me = await signer.getPublicKey()
-    const [keys, left, lists] = await Promise.all([
+    const [keys, left, memberships, lists] = await Promise.all([
       store.getValue<Record<string, string>>(RELAY_KEYS),
       store.getValue<Record<string, number>>(LEFT),
+      store.getValue<Record<string, Membership>>(MEMBERSHIP),
       store.query({ kinds: [KINDS.groupList], authors: [this.me], limit: 1 }),
     ])
     for (const [relay, key] of Object.entries(keys ?? {})) this.relayKeys.set(relay, key)
     this.left = left ?? {}
+    this.memberships = memberships ?? {}
     const stored = lists[0]
     if (stored) {
       this.listEvent = stored
@@ -179,31 +185,43 @@ export class GroupsRegistry {
       pinRelayKey: (relay, pubkey) => {
         if (!this.relayKeys.has(relay)) this.setRelayKey(relay, pubkey)
       },
+      onMembership: (k, m) => this.rememberMembership(k, m),
     }
     const group = new Group(key, ctx)
     this.index.set(key.toString(), group)
     const { store } = this.opts
     const fork = key.toString()
-    const limit = this.opts.initialLimit ?? 100
+    const limit = this.opts.initialLimit ?? 50
+    // The first snapshot needs the state that renders (39000–39003), the newest page, and the
+    // membership, which the last session remembered (its 9000 may be far older than the page).
     const [state, timeline] = await Promise.all([
       Promise.all(
-        [KINDS.metadata, KINDS.admins, KINDS.members, KINDS.roles, KINDS.participants, KINDS.pins].map((k) =>
+        [KINDS.metadata, KINDS.admins, KINDS.members, KINDS.roles].map((k) =>
           store.getState(key.relay, k, key.id.value),
         ),
       ),
       store.query({ fork, limit }),
     ])
     for (const e of state) if (e) group.ingest(e, { fromStore: true })
-    // The newest page, plus the membership events that may be older than it.
-    const membership = await store.query({
-      fork,
-      kinds: [KINDS.putUser, KINDS.removeUser],
-      tags: { p: [this.me] },
-      limit: 20,
-    })
     group.ingestMany([...timeline].reverse(), { fromStore: true })
-    group.ingestMany(membership, { fromStore: true })
+    const remembered = this.memberships[key.toString()]
+    if (remembered) group.rememberMembership(remembered)
     return group
+  }
+
+  private rememberMembership(key: string, membership: Membership): void {
+    if (!this.index.has(key)) return
+    this.memberships[key] = membership
+    this.membershipTimer ??= setTimeout(() => {
+      this.membershipTimer = undefined
+      void this.opts.store.setValue(MEMBERSHIP, this.memberships).catch(() => {})
+    }, 50)
+  }
+
+  private async saveMemberships(): Promise<void> {
+    if (this.membershipTimer) clearTimeout(this.membershipTimer)
+    this.membershipTimer = undefined
+    await this.opts.store.setValue(MEMBERSHIP, this.memberships).catch(() => {})
   }
 
   private setRelayKey(relay: string, key: string): void {
@@ -452,6 +470,8 @@ export class GroupsRegistry {
     this.index.delete(key.toString())
     this.notify()
     await store.deleteFork(key.toString())
+    delete this.memberships[key.toString()]
+    await this.saveMemberships()
     await this.markLeft(key.toString(), now)
     await this.serialize(async () => {
       this.list = this.list.remove(key)
@@ -509,6 +529,7 @@ export class GroupsRegistry {
     this.subs.clear()
     await Promise.all([...this.index.values()].map((g) => g.close()))
     await this.listQueue.catch(() => {})
+    if (this.membershipTimer) await this.saveMemberships()
   }
 }
 
