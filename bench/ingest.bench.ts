@@ -7,9 +7,12 @@
  * Same events, same relay, same run, rounds alternating. The relay runs in a worker thread, so
  * serving the events costs neither side (the machine's second core does it).
  */
+
+import { spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import { GroupKey, GroupList, normalizeRelayUrl } from '@roost/nip29'
 import Database from 'better-sqlite3'
@@ -17,7 +20,14 @@ import type { NostrEvent } from 'nostr-tools/core'
 import { SimplePool, useWebSocketImplementation } from 'nostr-tools/pool'
 import { finalizeEvent, generateSecretKey, getEventHash, getPublicKey } from 'nostr-tools/pure'
 import WebSocket from 'ws'
-import { createRoost, createVerifier, Group, LocalSigner, RelayPool } from '../packages/client/src/index'
+import {
+  createRoost,
+  createVerifier,
+  Group,
+  LocalSigner,
+  MemoryEventStore,
+  RelayPool,
+} from '../packages/client/src/index'
 import { SqliteEventStore } from '../packages/client/src/sqlite'
 import { record } from './lib'
 
@@ -287,7 +297,95 @@ async function coldStartBench(): Promise<void> {
   })
 }
 
+// ── memory: resident bytes per cached event at 100,000 events ───────────────────────────────
+// Each side runs in a fresh process (RSS is per process): ours holds the events in 10 Groups and a
+// MemoryEventStore with every snapshot built; the baseline holds the same parsed events in an array.
+const MEM_EVENTS = 100_000
+const MEM_GROUPS = 10
+
+async function memoryChild(side: 'ours' | 'baseline'): Promise<void> {
+  const gc = (globalThis as { gc?: () => void }).gc!
+  const authors = Array.from({ length: 20 }, () => getPublicKey(generateSecretKey()))
+  const base = Math.floor(Date.now() / 1000) - MEM_EVENTS
+  const event = (i: number): NostrEvent => {
+    const t = {
+      kind: 9,
+      pubkey: authors[i % authors.length]!,
+      created_at: base + i,
+      tags: [['h', `g${i % MEM_GROUPS}`]],
+      content: `message ${i} `.repeat(1 + (i % 6)),
+    }
+    // as it arrives: a fresh object parsed from the wire
+    return JSON.parse(JSON.stringify({ ...t, id: getEventHash(t), sig: 'ab'.repeat(64) }))
+  }
+  const me = getPublicKey(generateSecretKey())
+  const store = new MemoryEventStore()
+  const groups = Array.from(
+    { length: MEM_GROUPS },
+    (_, g) =>
+      new Group(new GroupKey('ws://127.0.0.1:9', `g${g}`), {
+        pool: new RelayPool(),
+        store,
+        signer: LocalSigner.generate(),
+        me,
+        clock: () => base,
+        relayKey: () => undefined,
+        pinRelayKey: () => {},
+      }),
+  )
+  const held: NostrEvent[] = []
+  gc()
+  const before = process.memoryUsage()
+  for (let i = 0; i < MEM_EVENTS; i++) {
+    const e = event(i)
+    if (side === 'baseline') held.push(e)
+    else groups[i % MEM_GROUPS]!.ingest(e)
+  }
+  if (side === 'ours') {
+    await Promise.all(groups.map((g) => g.flush()))
+    let rows = 0
+    for (const g of groups) rows += g.snapshot().messages.length
+    if (rows !== MEM_EVENTS) throw new Error(`ours holds ${rows}`)
+  }
+  gc()
+  const after = process.memoryUsage()
+  console.log(
+    JSON.stringify({
+      rss: (after.rss - before.rss) / MEM_EVENTS,
+      heap: (after.heapUsed + after.external - before.heapUsed - before.external) / MEM_EVENTS,
+      kept: held.length + groups.length,
+    }),
+  )
+}
+
+async function memoryBench(): Promise<void> {
+  const run = (side: string) => {
+    const child = spawnSync(
+      process.execPath,
+      ['--expose-gc', '--import', 'tsx', fileURLToPath(import.meta.url)],
+      {
+        env: { ...process.env, ROOST_BENCH_PART: `memory-${side}` },
+        encoding: 'utf8',
+      },
+    )
+    if (child.status !== 0) throw new Error(child.stderr)
+    return JSON.parse(child.stdout.trim().split('\n').pop()!) as { rss: number; heap: number }
+  }
+  const ours = run('ours')
+  const baseline = run('baseline')
+  record({
+    name: 'client-memory-100000-events',
+    unit: 'event/MiB',
+    ours: 1048576 / ours.rss,
+    baseline: 1048576 / baseline.rss,
+    notes: `resident bytes per cached event: ours ${Math.round(ours.rss)} (heap ${Math.round(ours.heap)}), 10 Groups + MemoryEventStore + snapshots; baseline ${Math.round(baseline.rss)} (heap ${Math.round(baseline.heap)}), parsed events in an array`,
+  })
+}
+
 const part = process.env.ROOST_BENCH_PART
 if (!part || part === 'ingest') await ingestBench()
 if (!part || part === 'cold') await coldStartBench()
+if (!part || part === 'memory') await memoryBench()
+if (part === 'memory-ours' || part === 'memory-baseline')
+  await memoryChild(part === 'memory-ours' ? 'ours' : 'baseline')
 rmSync(dir, { recursive: true, force: true })
