@@ -65,4 +65,34 @@ describe('simulation: devices of one user, two relays, chaos, then healing', () 
       expect(res.quietPublishes, `seed ${seed}`).toBe(0)
     }
   })
+
+  it('one device evicting (small budget) and others carrying never loop, and every blob fits its own budget', () => {
+    let evicting = 0
+    for (let seed = 7001; seed < 7041; seed++) {
+      const res = runSchedule(seed, {
+        devices: 3,
+        chaosMs: 40_000,
+        marks: 40,
+        drop: 0.1,
+        clone: false,
+        budgets: [1024, 32_768, 32_768],
+        extraContexts: 60,
+      })
+      expect(res.violations, `seed ${seed}`).toEqual([])
+      expect(res.quietPublishes, `seed ${seed}: publishes after convergence`).toBe(0)
+      // marks made on the carrying devices reach every device; the carriers agree with each other
+      // (marks the evicting device dropped before publishing stay on it: the budget's price)
+      const carried = { ...res.sim.marksBy.d1 }
+      for (const [ctx, ts] of Object.entries(res.sim.marksBy.d2 ?? {}))
+        carried[ctx] = Math.max(carried[ctx] ?? 0, ts)
+      for (const final of res.finals)
+        for (const [ctx, ts] of Object.entries(carried)) {
+          expect(final[ctx] ?? -1, `seed ${seed} ${ctx}`).toBeGreaterThanOrEqual(ts)
+        }
+      expect(res.finals[1], `seed ${seed}`).toEqual(res.finals[2])
+      evicting += res.sim.devices[0]!.evicted ? 1 : 0
+      expect(res.sim.devices[1]!.evicted).toBe(false)
+    }
+    expect(evicting).toBeGreaterThan(30) // the small budget really evicts
+  })
 })

@@ -110,6 +110,10 @@ type Task = { at: number; seq: number; run: () => void }
 export interface SimOptions {
   devices: number
   budget?: number
+  /** Per-device budgets (overrides `budget`): e.g. one device evicting while another carries. */
+  budgets?: number[]
+  /** Extra contexts to draw marks from (to push blobs over a small budget). */
+  extraContexts?: number
   chaosMs: number
   marks: number
   drop: number
@@ -135,6 +139,8 @@ class Device {
   seen: Record<string, number> = {}
   seenEffective: Record<string, number> = {}
   publishes = 0
+  /** Some publish of this device left contexts out (over budget). */
+  evicted = false
   connected = new Set<Relay>()
 
   constructor(
@@ -151,7 +157,7 @@ class Device {
       clock: () => this.sim.now + this.skewMs,
       randomId: this.idSource,
       ...(this.persisted ? { state: this.persisted } : {}),
-      ...(this.sim.opts.budget ? { budget: this.sim.opts.budget } : {}),
+      ...(this.budget() !== 32_768 ? { budget: this.budget() } : {}),
       parentOf: simParentOf,
     })
     this.run(this.engine.start())
@@ -177,10 +183,10 @@ class Device {
           break
         case 'publish': {
           const bytes = blobSize({ clientId: this.engine.clientId, contexts: e.contexts })
-          if (bytes > (this.sim.opts.budget ?? 32_768))
-            this.sim.violation(`${this.name} published ${bytes} bytes`)
+          if (bytes > this.budget()) this.sim.violation(`${this.name} published ${bytes} bytes`)
           if (new TextEncoder().encode(e.plaintext).length !== bytes) this.sim.violation('blobSize mismatch')
           this.publishes++
+          if (Object.keys(e.contexts).length < Object.keys(this.engine.contexts).length) this.evicted = true
           this.sim.publishCount++
           const event = this.sim.sign(e.kind, e.createdAt, e.tags)
           this.sim.checkNotOverwritingOthers(this, event, e.plaintext)
@@ -212,6 +218,11 @@ class Device {
       }
     }
     this.checkMonotonic()
+  }
+
+  budget(): number {
+    const i = this.sim.devices.indexOf(this)
+    return this.sim.opts.budgets?.[i] ?? this.sim.opts.budget ?? 32_768
   }
 
   deliver(s: Stored): void {
@@ -442,8 +453,13 @@ export class Simulation {
     }
   }
 
+  /** Marks per device name, for checks that depend on who marked. */
+  readonly marksBy: Record<string, Record<string, number>> = {}
+
   mark(d: Device, ctx: string, ts: number): void {
     this.expected[ctx] = Math.max(this.expected[ctx] ?? 0, ts)
+    const mine = (this.marksBy[d.name] ??= {})
+    mine[ctx] = Math.max(mine[ctx] ?? 0, ts)
     d.run(d.engine.markRead(ctx, ts))
   }
 }
@@ -455,6 +471,10 @@ export function runSchedule(seed: number, opts: SimOptions): SimResult {
   const t0 = SIM_T0
   for (const d of sim.devices) sim.after(Math.floor(r() * 3000), () => d.boot())
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!
+  const extra = Array.from({ length: opts.extraContexts ?? 0 }, (_, i) =>
+    i % 2 === 0 ? `thread:${i.toString(16).padStart(64, 'e')}` : `channel-with-a-long-name-${i}`,
+  )
+  const pickContext = () => (extra.length > 0 && r() < 0.7 ? pick(extra) : pick(SIM_CONTEXTS))
   let marks = 0
   // every device marks at least once during the chaos
   for (const d of sim.devices) {
@@ -472,7 +492,7 @@ export function runSchedule(seed: number, opts: SimOptions): SimResult {
     if (roll < 0.4) {
       marks++
       const d = pick(sim.devices)
-      const ctx = pick(SIM_CONTEXTS)
+      const ctx = pickContext()
       const ts = 1_700_000_000 + Math.floor(r() * 1000)
       sim.at(t, () => d.engine && sim.mark(d, ctx, ts))
     } else if (roll < 0.55) {
