@@ -458,8 +458,9 @@ export class Simulation {
 
   mark(d: Device, ctx: string, ts: number): void {
     this.expected[ctx] = Math.max(this.expected[ctx] ?? 0, ts)
-    const mine = (this.marksBy[d.name] ??= {})
+    const mine = this.marksBy[d.name] ?? {}
     mine[ctx] = Math.max(mine[ctx] ?? 0, ts)
+    this.marksBy[d.name] = mine
     d.run(d.engine.markRead(ctx, ts))
   }
 }
