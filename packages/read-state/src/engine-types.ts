@@ -134,6 +134,11 @@ export interface EngineOptions {
   parentOf?: ParentResolver
   /** Received content longer than this is discarded (default 65,536). */
   maxContentLength?: number
+  /**
+   * Above this many known contexts, `thread:`/`msg:` entries dominated by their channel (inert:
+   * no frontier changes) are dropped from local state so it stays bounded (default 10,000).
+   */
+  maxLocalContexts?: number
 }
 
 /**

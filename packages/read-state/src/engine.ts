@@ -13,9 +13,11 @@ import {
   DEFAULT_HORIZON_SECONDS,
   DEFAULT_MAX_CONTENT_LENGTH,
   DEFAULT_MAX_WAIT_MS,
+  MAX_CONTEXTS,
   MAX_OWN_CLOCK_LEAD_SECONDS,
   READ_STATE_KIND,
 } from './constants'
+import { contextKind } from './context'
 import { createdAtFor } from './created-at'
 import type {
   BlobInput,
@@ -93,6 +95,10 @@ export class ReadStateEngine {
   private readonly debounceMs: number
   private readonly maxWaitMs: number
   private readonly maxContentLength: number
+  private readonly maxLocalContexts: number
+  private contextCount = -1
+  private rescanAbove = 0
+  private rootAdvanced = false
   private parentOf: ParentResolver | undefined
 
   private _clientId: string
@@ -135,6 +141,7 @@ export class ReadStateEngine {
     this.debounceMs = options.debounceMs ?? DEFAULT_DEBOUNCE_MS
     this.maxWaitMs = options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS
     this.maxContentLength = options.maxContentLength ?? DEFAULT_MAX_CONTENT_LENGTH
+    this.maxLocalContexts = options.maxLocalContexts ?? MAX_CONTEXTS
     if (this.debounceMs < 0 || this.maxWaitMs < this.debounceMs)
       throw new InvalidOptionError('maxWaitMs', 'debounce must be ≥ 0 and maxWait ≥ debounce')
     this.parentOf = options.parentOf
@@ -571,9 +578,30 @@ export class ReadStateEngine {
     for (const key of Object.keys(contexts)) this.advance(key, contexts[key]!)
   }
 
+  /** Keeps local state bounded by dropping inert (dominated) children; no frontier changes. */
+  private pruneLocal(): void {
+    if (this.contextCount < 0) this.contextCount = Object.keys(this.merged).length
+    if (this.contextCount <= this.maxLocalContexts || !this.parentOf) return
+    // children become dominated when a channel advances; otherwise rescan only after some growth
+    if (!this.rootAdvanced && this.contextCount <= this.rescanAbove) return
+    this.rootAdvanced = false
+    for (const key of Object.keys(this.merged)) {
+      if (!isDominated(key, this.merged, this.parentOf)) continue
+      delete this.merged[key]
+      delete this.advancedAt[key]
+      this.contextCount--
+      this.persistDirty = true
+    }
+    // what is left is live: scan again only after it grew a little
+    this.rescanAbove = this.contextCount + 64
+  }
+
   private advance(key: string, value: number): boolean {
     const cur = this.merged[key]
     if (cur !== undefined && value <= cur) return false
+    if (cur === undefined && this.contextCount >= 0) this.contextCount++
+    const kind = contextKind(key)
+    if (kind !== 'thread' && kind !== 'msg') this.rootAdvanced = true
     this.merged[key] = value
     this.advancedAt[key] = this.clock()
     this.changedKeys.add(key)
@@ -682,6 +710,7 @@ export class ReadStateEngine {
 
   /** Common tail of every input: start a due cycle, emit wake/changed/persist, return effects. */
   private finish(): Effect[] {
+    this.pruneLocal()
     if (this.flushRequested && this.pending && !this.cycle && this.loadedOnce) this.startCycle()
     const due = this.dueAt()
     if (due !== null && due <= this.clock()) this.startCycle()

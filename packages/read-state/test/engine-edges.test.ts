@@ -142,3 +142,23 @@ describe('ReadStateEngine: edges', () => {
     expect(h.engine.status().pending).toBe(false)
   })
 })
+
+describe('ReadStateEngine: bounded local state', () => {
+  it('above maxLocalContexts, dominated children are dropped locally without changing any frontier', () => {
+    const parentOf = (ctx: string) => (contextKind(ctx) === 'msg' ? 'ch' : undefined)
+    const h = setup({ parentOf, maxLocalContexts: 5 })
+    h.engine.loaded([])
+    const ids = Array.from({ length: 10 }, (_, i) => (i + 1).toString(16).padStart(64, '0'))
+    for (const [i, id] of ids.entries()) h.engine.markRead(`msg:${id}`, 50 + i)
+    h.engine.markRead(`msg:${'f'.repeat(64)}`, 500)
+    const before = Object.fromEntries(
+      [...ids, 'f'.repeat(64)].map((id) => [id, h.engine.effective(`msg:${id}`)]),
+    )
+    expect(Object.keys(h.engine.contexts)).toHaveLength(11) // nothing is dominated yet
+    h.engine.markRead('ch', 100)
+    expect(Object.keys(h.engine.contexts).sort()).toEqual(['ch', `msg:${'f'.repeat(64)}`])
+    for (const id of ids) expect(h.engine.effective(`msg:${id}`)).toBe(100)
+    expect(h.engine.effective(`msg:${'f'.repeat(64)}`)).toBe(before['f'.repeat(64)])
+    expect(Object.keys(h.engine.snapshot().advancedAt)).toHaveLength(2)
+  })
+})
