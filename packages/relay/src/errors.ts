@@ -14,7 +14,12 @@ export class RelayError extends Error {
   }
 }
 
-/** A bad option passed to `startRelay` (`code: 'invalid-option'`). */
+/**
+ * A bad option passed to `startRelay` (`code: 'invalid-option'`).
+ *
+ * @example
+ * await startRelay({ secretKey: 'nope' }) // rejects with RelayOptionError
+ */
 export class RelayOptionError extends RelayError {
   constructor(message: string) {
     super('invalid-option', message)

@@ -1,4 +1,9 @@
-/** The relay's limits, advertised in NIP-11 `limitation` and enforced on every message. */
+/**
+ * The relay's limits, advertised in NIP-11 `limitation` and enforced on every message.
+ *
+ * @example
+ * if (frame.length > LIMITS.maxMessageLength) … // the relay answers `invalid: message too large`
+ */
 export const LIMITS = {
   maxMessageLength: 131_072,
   maxSubscriptions: 50,

@@ -11,6 +11,7 @@ import type { ProfilePolicy } from './profiles'
 export function relayInfo(
   policy: ProfilePolicy,
   keys: { relay: string; owner: string },
+  lateWindow?: number,
 ): Record<string, unknown> {
   return {
     name: 'Roost relay',
@@ -31,6 +32,10 @@ export function relayInfo(
       max_content_length: LIMITS.maxContentLength,
       auth_required: policy.requireAuthForAll,
       restricted_writes: true,
+      ...(lateWindow ? { created_at_lower_limit: lateWindow } : {}),
+      ...(lateWindow && policy.futureWindow !== undefined
+        ? { created_at_upper_limit: policy.futureWindow }
+        : {}),
     },
     ...(policy.subgroups && { nip29: { subgroups: true } }),
     roost: { profile: policy.name },

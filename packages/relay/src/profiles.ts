@@ -331,7 +331,12 @@ export const PROFILES: Readonly<Record<RelayProfile, ProfilePolicy>> = {
   zooid,
 }
 
-/** True for a known profile name. */
+/**
+ * True for a known profile name.
+ *
+ * @example
+ * isRelayProfile('pyramid') // true
+ */
 export function isRelayProfile(name: string): name is RelayProfile {
   return Object.hasOwn(PROFILES, name)
 }

@@ -89,7 +89,8 @@ type Reply =
 const RING_SIZE = 50
 /** How often connections are pinged, seconds; one missed pong closes them. */
 const HEARTBEAT_S = 30
-const DEFAULT_NON_GROUP_KINDS = [0, 3, 5, 10002, 10009, 10050, 30078]
+/** Profiles, contacts, deletions, relay and group lists, DM relays, NIP-46 signer traffic, app data (NIP-RS). */
+const DEFAULT_NON_GROUP_KINDS = [0, 3, 5, 10002, 10009, 10050, 24133, 30078]
 
 /** The relay engine: the protocol rules wired to SQLite and sockets. One instance per `startRelay`. */
 class Engine {
@@ -680,7 +681,11 @@ class Engine {
     }
     if (accept.includes('application/nostr+json')) {
       res.writeHead(200, { 'Content-Type': 'application/nostr+json', ...cors() })
-      res.end(JSON.stringify(relayInfo(this.policy, { relay: this.pubkey, owner: this.ownerPubkey })))
+      res.end(
+        JSON.stringify(
+          relayInfo(this.policy, { relay: this.pubkey, owner: this.ownerPubkey }, this.lateWindow),
+        ),
+      )
       return
     }
     if (this.opts.staticDir) {

@@ -3,7 +3,13 @@ import { realpath, stat } from 'node:fs/promises'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { extname, join, normalize, sep } from 'node:path'
 
-/** The Content-Security-Policy sent with every static response. */
+/**
+ * The Content-Security-Policy sent with every static response: same-origin scripts (plus WebAssembly
+ * for nostr-wasm), WebSocket connections to any relay, images and media from https.
+ *
+ * @example
+ * res.headers.get('content-security-policy') === CONTENT_SECURITY_POLICY
+ */
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
   "script-src 'self' 'wasm-unsafe-eval'",

@@ -135,3 +135,19 @@ describe('NIP-70 protected events', () => {
     expect((await raw.publish(a.sign({ kind: 1, tags: [['-']], content: '3' }))).ok).toBe(true)
   })
 })
+
+describe('options', () => {
+  it('refuses a malformed secret key with a typed error', async () => {
+    await expect(relay({ secretKey: 'nope' })).rejects.toMatchObject({ code: 'invalid-option' })
+    await expect(relay({ secretKey: new Uint8Array(3) })).rejects.toMatchObject({ code: 'invalid-option' })
+  })
+
+  it('advertises the late-publication window in NIP-11', async () => {
+    const r = await relay({ lateWindow: 120 })
+    const res = await globalThis.fetch(r.url.replace('ws', 'http'), {
+      headers: { Accept: 'application/nostr+json' },
+    })
+    const info = (await res.json()) as { limitation: Record<string, unknown> }
+    expect(info.limitation).toMatchObject({ created_at_lower_limit: 120, created_at_upper_limit: 60 })
+  })
+})
