@@ -1,8 +1,9 @@
 import { bytesToHex } from '@noble/hashes/utils.js'
 import { finalizeEvent, getPublicKey, type NostrEvent } from 'nostr-tools/pure'
+import type { Engine } from './engine'
 import { relayEvent } from './groups/intake'
 import { keptKey } from './keys'
-import type { DemoInfo, Engine } from './relay'
+import type { DemoInfo } from './relay'
 
 const USERS = ['alice', 'bob', 'carol'] as const
 

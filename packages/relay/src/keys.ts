@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js'
 import { generateSecretKey } from 'nostr-tools/pure'
 import { RelayOptionError } from './errors'
@@ -23,4 +24,14 @@ export function keptKey(
   const fresh = generateSecretKey()
   set(name, bytesToHex(fresh))
   return fresh
+}
+
+const ID_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789'
+
+/** A random id from `[a-z0-9]`, the portable group-id charset. */
+export function randomId(length: number): string {
+  const bytes = randomBytes(length)
+  let out = ''
+  for (const b of bytes) out += ID_ALPHABET[b % ID_ALPHABET.length]
+  return out
 }
