@@ -3,6 +3,25 @@ import { defineConfig } from 'vitest/config'
 
 /** Tests that need a real browser (IndexedDB and other DOM APIs), in Debian's headless Chromium. */
 export default defineConfig({
+  // Pre-bundle the browser tests' dependencies up front: discovering them mid-run makes Vite
+  // reload the page and fail the first run on a fresh cache.
+  optimizeDeps: {
+    include: [
+      'nostr-tools',
+      'nostr-tools/core',
+      'nostr-tools/pure',
+      'nostr-tools/filter',
+      'nostr-tools/nip19',
+      'nostr-tools/nip44',
+      'nostr-tools/nip46',
+      'nostr-tools/pool',
+      'nostr-tools/abstract-relay',
+      'nostr-wasm',
+      '@noble/hashes/utils.js',
+      '@noble/hashes/sha2.js',
+      'fast-check',
+    ],
+  },
   test: {
     include: ['packages/*/test/**/*.browser.test.ts', 'apps/*/test/browser/**/*.browser.test.ts'],
     testTimeout: 20_000,
