@@ -91,6 +91,15 @@ export function parseMessage(
         return notice('invalid: CLOSE takes one subscription id')
       return { ok: true, message: { type: 'CLOSE', subId } }
     }
+    case 'COUNT': {
+      const subId = data[1]
+      if (typeof subId === 'string' && subId.length > 0 && subId.length <= LIMITS.maxSubidLength)
+        return {
+          ok: false,
+          error: { answer: 'CLOSED', subId, reason: 'blocked: COUNT (NIP-45) is not supported' },
+        }
+      return notice('invalid: COUNT (NIP-45) is not supported')
+    }
     default:
       return notice(`invalid: unknown message type ${JSON.stringify(type).slice(0, 40)}`)
   }

@@ -76,6 +76,17 @@ describe('bad input and load', () => {
     expect((await raw.req('fits-again', { limit: 0 })).closed).toBeUndefined()
   })
 
+  it('answers COUNT (unsupported) with CLOSED so a waiting client is not left hanging', async () => {
+    const r = await relay()
+    const raw = await RawClient.open(r.url)
+    raw.send(['COUNT', 'c1', { kinds: [1] }])
+    expect(await raw.next((f) => f[0] === 'CLOSED' && f[1] === 'c1')).toEqual([
+      'CLOSED',
+      'c1',
+      'blocked: COUNT (NIP-45) is not supported',
+    ])
+  })
+
   it('refuses oversize messages with a reason and survives frames above the hard cap', async () => {
     const r = await relay()
     const raw = await RawClient.open(r.url)

@@ -52,6 +52,16 @@ describe('profile groups_relay (§6)', () => {
     expect(r.state(g)?.members).not.toContain(j.pk)
   })
 
+  it('an admin 9000 admits a pending join', async () => {
+    const { r, c, u, admin } = await setup()
+    const g = await r.createGroup({ closed: true, admins: [admin.pk] })
+    const j = u()
+    await publish(c, j.sign({ kind: 9021, tags: h(g) }))
+    expect((await publish(c, admin.sign({ kind: 9000, tags: h(g, ['p', j.pk]) }))).ok).toBe(true)
+    expect(r.state(g)).toMatchObject({ pending: [] })
+    expect(r.state(g)?.members).toContain(j.pk)
+  })
+
   it('join 9000s carry an explicit member role (gotcha 8)', async () => {
     const { r, c, u } = await setup()
     const g = await r.createGroup({})
