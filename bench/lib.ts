@@ -35,18 +35,30 @@ export async function opsPerSecond(
 
 const resultsPath = fileURLToPath(new URL('./results.json', import.meta.url))
 
-/** Prints one measurement with its ratio and stores it in `bench/results.json` under its name. */
+/**
+ * Prints one measurement with its ratio and stores it in `bench/results.json`, an array of
+ * `{name, ours, baseline, ratio, unit, …}` in which a rerun replaces the entry of the same name.
+ */
 export function record(m: Measurement): void {
   const ratio = m.ours / m.baseline
   console.log(
     `${m.name.padEnd(36)} ours ${fmt(m.ours)} ${m.unit}/s   nostr-tools ${fmt(m.baseline)} ${m.unit}/s   ratio ${ratio.toFixed(2)}x${m.notes ? `   (${m.notes})` : ''}`,
   )
-  let all: Record<string, unknown> = {}
-  try {
-    all = JSON.parse(readFileSync(resultsPath, 'utf8'))
-  } catch {}
-  all[m.name] = { ...m, ratio: Number(ratio.toFixed(3)), node: process.version, at: new Date().toISOString() }
+  const entry = { ...m, ratio: Number(ratio.toFixed(3)), node: process.version, at: new Date().toISOString() }
+  const all = readResults().filter((r) => r.name !== m.name)
+  all.push(entry)
+  all.sort((a, b) => a.name.localeCompare(b.name))
   writeFileSync(resultsPath, JSON.stringify(all, null, 2) + '\n')
+}
+
+function readResults(): Measurement[] {
+  try {
+    const parsed: unknown = JSON.parse(readFileSync(resultsPath, 'utf8'))
+    if (Array.isArray(parsed)) return parsed as Measurement[]
+    // An older object keyed by name: keep its entries.
+    if (parsed && typeof parsed === 'object') return Object.values(parsed) as Measurement[]
+  } catch {}
+  return []
 }
 
 function fmt(n: number): string {
