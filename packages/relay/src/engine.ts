@@ -41,6 +41,10 @@ type Reply =
   | { type: 'silent' }
 
 const RING_SIZE = 50
+
+function tagsOf(row: StoredRow): string[][] {
+  return (JSON.parse(row.json) as NostrEvent).tags
+}
 /** Profiles, contacts, deletions, relay and group lists, DM relays, NIP-46 signer traffic, app data (NIP-RS). */
 const DEFAULT_NON_GROUP_KINDS = [0, 3, 5, 10002, 10009, 10050, 24133, 30078]
 
@@ -251,7 +255,8 @@ export class Engine {
       offset += rows.length
       for (const row of rows) {
         const g = row.grp === null ? undefined : this.groups.get(row.grp)
-        if (canSee(row, g, reader, f, this.policy)) out.push(row)
+        const event = row.kind === 9000 || row.kind === 9001 ? { kind: row.kind, tags: tagsOf(row) } : row
+        if (canSee(event, g, reader, f, this.policy)) out.push(row)
       }
       if (rows.length < want) break
     }

@@ -56,6 +56,22 @@ describe('D. reads', () => {
     expect((await fetch(c, [{ kinds: [9] }])).events).toEqual([])
   })
 
+  it('rule 29: a user removed from a private group still sees the 9001 naming them, live and stored', async () => {
+    const { r } = await setup()
+    const m = user()
+    const g = await r.createGroup({ private: true, closed: true, members: [m.pk] })
+    const mc = await connect(r.url, m)
+    const sub = live(mc, [{ kinds: [9001], '#p': [m.pk] }])
+    await sub.ready
+    expect((await publish(mc, m.sign({ kind: 9022, tags: h(g) }))).ok).toBe(true)
+    expect((await sub.next()).tags).toContainEqual(['p', m.pk])
+    expect(
+      (await fetch(mc, [{ kinds: [9000, 9001], '#p': [m.pk] }])).events.map((e) => e.kind).sort(),
+    ).toEqual([9000, 9001])
+    const stranger = await connect(r.url, user())
+    expect((await fetch(stranger, [{ kinds: [9000, 9001] }])).events).toEqual([])
+  })
+
   it('rule 29: hidden groups stay out of broad listings for non-members but are found by id', async () => {
     const { r, c } = await setup()
     const m = user()

@@ -21,13 +21,15 @@ function readerIsMember(g: GroupRecord, reader: Reader): boolean {
 
 /**
  * Rule 29: may this reader see this event of group `g`, for a subscription with this filter?
- * The same predicate gates stored results and live broadcasts.
+ * The same predicate gates stored results and live broadcasts. One addition to the rule: the
+ * 9000/9001 that name the reader stay visible to them, so a user removed from a private group
+ * still learns it (pass `tags` for those kinds).
  *
  * @example
  * canSee({ kind: 9 }, privateGroup, stranger, { '#h': [id] }, PROFILES.strict) // false
  */
 export function canSee(
-  event: { kind: number },
+  event: { kind: number; tags?: readonly (readonly string[])[] },
   g: GroupRecord | undefined,
   reader: Reader,
   filter: Filter,
@@ -38,12 +40,19 @@ export function canSee(
   const broad = !isScoped(filter)
   const hides = policy.hidden !== 'ignored' && g.hidden
   if (g.private) {
+    // A user always learns about being added or removed, even once they are no longer a member.
+    if ((event.kind === 9000 || event.kind === 9001) && namesReader(event.tags, reader))
+      return !hides || !broad
     if (event.kind !== 39000) return false
     if (hides) return false
   }
   if (hides && (policy.hidden === 'everything' || broad)) return false
   if (!policy.listClosedGroups && broad && event.kind === 39000 && (g.closed || g.private)) return false
   return true
+}
+
+function namesReader(tags: readonly (readonly string[])[] | undefined, reader: Reader): boolean {
+  return !!tags?.some((t) => t[0] === 'p' && reader.authed.has(t[1] ?? ''))
 }
 
 /** Why a REQ is refused before it runs. */
