@@ -1,6 +1,7 @@
 import { GroupMetadata } from '@roost/nip29'
 import type { RelayProfile } from '@roost/relay'
 import { afterEach, describe, expect, it } from 'vitest'
+import { AuthRequiredError } from '../src'
 import { groupCode, Harness, until } from './helpers'
 
 const h = new Harness()
@@ -91,6 +92,20 @@ describe('joining', () => {
     await fay.groups.join(groupCode(relay, id), { code })
     const s = await until(g, (s) => s.membership.status === 'member' && s.metadata !== undefined)
     expect(s.metadata).toMatchObject({ name: 'Hidden', hidden: true, private: true })
+  })
+
+  it('with NIP-42 policy never, every refusal is visible: the REQ, the join and the send', async () => {
+    const relay = await h.relay({ profile: 'zooid' }) // AUTH for everything
+    const id = await relay.createGroup({ name: 'Zoo' })
+    const gus = h.roost({ pool: { authPolicy: () => 'never' } })
+    const g = await gus.groups.join(groupCode(relay, id))
+    const s = await until(g, (s) => s.refused !== undefined)
+    expect(s.refused).toMatch(/^auth-required: /)
+    expect(s.membership).toEqual({ status: 'refused', reason: expect.stringMatching(/^auth-required: /) })
+    const err = await g.sendMessage('hi').catch((e: unknown) => e)
+    expect(err).toBeInstanceOf(AuthRequiredError)
+    expect((err as AuthRequiredError).relayMessage).toMatch(/^auth-required: /)
+    expect(gus.pool.authState(relay.url)).toBe('challenged')
   })
 
   it('joins a private group through NIP-42: the refused REQ is authenticated and retried', async () => {
