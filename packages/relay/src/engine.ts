@@ -230,16 +230,25 @@ export class Engine {
       if (refusal.auth) this.send(conn, ['AUTH', conn.challenge])
       return
     }
-    conn.subs.set(subId, filters)
     const sent = new Set<string>()
-    const prefix = `["EVENT",${JSON.stringify(subId)},`
-    for (const f of filters) {
-      for (const row of this.visibleRows(f, reader)) {
-        if (sent.has(row.id)) continue
-        sent.add(row.id)
-        this.sendRaw(conn, `${prefix}${row.json}]`)
+    const rows: StoredRow[] = []
+    try {
+      for (const f of filters) {
+        for (const row of this.visibleRows(f, reader)) {
+          if (sent.has(row.id)) continue
+          sent.add(row.id)
+          rows.push(row)
+        }
       }
+    } catch (err) {
+      this.log(`error ${conn.remote} ${(err as Error).stack ?? err}`)
+      conn.subs.delete(subId)
+      this.send(conn, ['CLOSED', subId, 'error: the query failed'])
+      return
     }
+    conn.subs.set(subId, filters)
+    const prefix = `["EVENT",${JSON.stringify(subId)},`
+    for (const row of rows) this.sendRaw(conn, `${prefix}${row.json}]`)
     this.send(conn, ['EOSE', subId])
   }
 

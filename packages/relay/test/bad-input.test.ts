@@ -76,6 +76,19 @@ describe('bad input and load', () => {
     expect((await raw.req('fits-again', { limit: 0 })).closed).toBeUndefined()
   })
 
+  it('runs a filter with thousands of values (up to the message size) and answers EOSE', async () => {
+    const r = await relay()
+    const raw = await RawClient.open(r.url)
+    const many = (n: number, f: (i: number) => string) => Array.from({ length: n }, (_, i) => f(i))
+    const filter: Record<string, unknown> = {
+      ids: many(800, (i) => i.toString(16).padStart(64, '0')),
+      kinds: many(LIMITS.maxFilterValues, String).map(Number),
+    }
+    for (const letter of 'abcdefghij') filter[`#${letter}`] = many(LIMITS.maxFilterValues, (i) => `v${i}`)
+    expect(JSON.stringify(['REQ', 'huge', filter]).length).toBeLessThan(LIMITS.maxMessageLength)
+    expect(await raw.req('huge', filter as never)).toEqual({ events: [] })
+  })
+
   it('answers COUNT (unsupported) with CLOSED so a waiting client is not left hanging', async () => {
     const r = await relay()
     const raw = await RawClient.open(r.url)
