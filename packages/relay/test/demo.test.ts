@@ -38,4 +38,16 @@ describe('demo seed', () => {
     const c2 = await connect(second.url)
     expect((await fetch(c2, [{ '#h': ['general'] }])).events.length).toBe(count)
   })
+
+  it('prints a fresh invite code once the previous one was used', async () => {
+    const db = join(mkdtempSync(join(tmpdir(), 'roost-demo-')), 'demo.db')
+    const first = await relay({ db, demo: true })
+    const c = await connect(first.url)
+    const used = first.demo!.invite
+    expect((await publish(c, user().sign({ kind: 9021, tags: h('design', ['code', used]) }))).ok).toBe(true)
+    await first.close()
+    const second = await relay({ db, demo: true })
+    expect(second.demo!.invite).not.toBe(used)
+    expect(second.state('design')?.invites).toEqual([second.demo!.invite])
+  })
 })
