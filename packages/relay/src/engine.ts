@@ -5,7 +5,7 @@ import type { EventTemplate, Filter, NostrEvent } from 'nostr-tools'
 import { matchFilter } from 'nostr-tools/filter'
 import { finalizeEvent, getEventHash, getPublicKey, verifyEvent } from 'nostr-tools/pure'
 import type { WebSocket } from 'ws'
-import { RelayError } from './errors'
+import { RelayError, RelayOptionError } from './errors'
 import { addPending, applyEvent, dropMember } from './groups/apply'
 import { type Acceptance, checkGroupEvent, groupOf, type IntakeContext, relayEvent } from './groups/intake'
 import type { GroupRecord } from './groups/record'
@@ -68,7 +68,8 @@ export class Engine {
 
   constructor(readonly opts: RelayOptions) {
     this.policy = PROFILES[opts.profile ?? 'strict']
-    if (!this.policy) throw new RelayError('invalid-option', `unknown profile '${opts.profile}'`)
+    if (!this.policy) throw new RelayOptionError(`unknown profile '${opts.profile}'`)
+    const given = opts.secretKey === undefined ? undefined : secretKeyBytes(opts.secretKey)
     this.clock = opts.clock ?? (() => Math.floor(Date.now() / 1000))
     this.log = opts.log ?? (() => {})
     this.verify = opts.verifyEvent ?? verifyEvent
@@ -76,8 +77,7 @@ export class Engine {
     this.db = new EventDatabase(opts.db ?? ':memory:', () => key())
     const get = (k: string) => this.db.getMeta(k)
     const set = (k: string, v: string) => this.db.setMeta(k, v)
-    this.secret =
-      opts.secretKey !== undefined ? secretKeyBytes(opts.secretKey) : keptKey(get, set, 'secret_key')
+    this.secret = given ?? keptKey(get, set, 'secret_key')
     this.pubkey = getPublicKey(this.secret)
     key = () => this.pubkey
     this.ownerPubkey = this.policy.separateOwnerKey

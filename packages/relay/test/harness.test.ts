@@ -151,3 +151,12 @@ describe('options', () => {
     expect(info.limitation).toMatchObject({ created_at_lower_limit: 120, created_at_upper_limit: 60 })
   })
 })
+
+describe('startup failures', () => {
+  it('refuses an unknown profile and a busy port with errors, leaving nothing open', async () => {
+    await expect(relay({ profile: 'nope' as never })).rejects.toMatchObject({ code: 'invalid-option' })
+    const first = await relay()
+    const port = Number(new URL(first.url).port)
+    await expect(relay({ port })).rejects.toMatchObject({ code: 'EADDRINUSE' })
+  })
+})
