@@ -1,7 +1,7 @@
 import { join } from 'node:path'
-import { KINDS } from '@roost/nip29'
+import { GroupList, KINDS } from '@roost/nip29'
 import { afterEach, describe, expect, it } from 'vitest'
-import { LocalSigner } from '../src'
+import { LocalSigner, MemoryEventStore } from '../src'
 import { SqliteEventStore } from '../src/sqlite'
 import { groupCode, Harness, until, untilRegistry } from './helpers'
 
@@ -88,6 +88,26 @@ describe('the account’s group list (10009)', () => {
       expect(s.messages.map((m) => m.id)).toContain(id)
       expect(s.loading).toBe(true) // nothing came from a relay yet
     }
+  })
+
+  it('a start with 40 groups on one relay loads every one, within the relay’s cap of 50 subscriptions', async () => {
+    const relay = await h.relay({ profile: 'groups_relay' })
+    const signer = LocalSigner.generate()
+    const me = await signer.getPublicKey()
+    const store = new MemoryEventStore()
+    let list = GroupList.empty()
+    for (let i = 0; i < 40; i++) {
+      const id = await relay.createGroup({ name: `g${i}`, members: [me] })
+      list = list.upsert({ id, relay: relay.url })
+    }
+    await store.add(await signer.signEvent(list.toTemplate(1)))
+    const alice = h.roost({ signer, store })
+    await alice.groups.ready
+    expect(alice.groups.groups()).toHaveLength(40)
+    await Promise.all(
+      alice.groups.groups().map((g) => until(g, (s) => !s.loading && s.membership.status === 'member')),
+    )
+    expect(alice.groups.groups().filter((g) => g.snapshot().refused !== undefined)).toEqual([])
   })
 
   it('leave wipes the cache and the list entry, and a rejoin starts clean', async () => {

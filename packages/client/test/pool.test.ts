@@ -147,6 +147,17 @@ describe('RelayPool', () => {
     expect(p.authState(relay.url)).toBe('authenticated')
   })
 
+  it('queues one-shot fetches per relay beyond maxConcurrentFetches', async () => {
+    const relay = await h.relay()
+    const log: WireLog = { sent: [], received: [] }
+    const p = pool({ websocket: recordingWebSocket(log), maxConcurrentFetches: 1 })
+    await Promise.all([p.fetch([relay.url], [{ kinds: [1] }]), p.fetch([relay.url], [{ kinds: [7] }])])
+    const frames = log.sent
+      .map((f) => JSON.parse(f) as unknown[])
+      .filter((m) => m[0] === 'REQ' || m[0] === 'CLOSE')
+    expect(frames.map((m) => m[0])).toEqual(['REQ', 'CLOSE', 'REQ', 'CLOSE']) // never two at once
+  })
+
   it('fetch and publish answer even when the relay is unreachable; relayInfo is fetched once', async () => {
     const relay = await h.relay()
     const url = relay.url

@@ -95,6 +95,8 @@ export class Connection {
   private notices: { at: number; text: string }[] = []
   /** The last error of a failed AUTH, kept so callers can show it. */
   authError: string | undefined
+  private oneShots = 0
+  private readonly oneShotQueue: (() => void)[] = []
 
   constructor(
     readonly url: string,
@@ -297,6 +299,23 @@ export class Connection {
     }
   }
 
+  /**
+   * A slot for a one-shot query. Relays cap subscriptions per connection (50 here, 20 on strfry),
+   * and a start with many groups would otherwise open two REQs per group at once; standing
+   * subscriptions are not queued. Resolves with the release function.
+   */
+  async oneShot(limit: number): Promise<() => void> {
+    if (this.oneShots >= limit) await new Promise<void>((resolve) => this.oneShotQueue.push(resolve))
+    this.oneShots++
+    let released = false
+    return () => {
+      if (released) return
+      released = true
+      this.oneShots--
+      this.oneShotQueue.shift()?.()
+    }
+  }
+
   /** Answers the relay's NIP-42 challenge if the policy allows; true when authenticated. */
   async authenticate(): Promise<boolean> {
     const relay = this.relay
@@ -411,6 +430,7 @@ export class Connection {
     this.relay = undefined
     relay?.close()
     for (const w of this.challengeWaiters.splice(0)) w()
+    for (const w of this.oneShotQueue.splice(0)) w()
   }
 }
 

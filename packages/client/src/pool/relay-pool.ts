@@ -43,6 +43,8 @@ export interface RelayPoolOptions {
   connectTimeout?: number
   /** How long a subscription waits for EOSE before it counts as settled, in ms (default 8 000). */
   eoseTimeout?: number
+  /** One-shot queries (`fetch`) in flight per relay; more wait their turn (default 8). */
+  maxConcurrentFetches?: number
   /** Called when a relay's NIP-42 state changes. */
   onAuthState?: (relay: string, state: AuthState) => void
 }
@@ -160,6 +162,7 @@ export class RelayPool {
         } catch {
           return
         }
+        const release = await conn.oneShot(this.opts.maxConcurrentFetches ?? 8)
         await new Promise<void>((resolve) => {
           let sub: { close(): void } | undefined
           let settled = false
@@ -179,7 +182,7 @@ export class RelayPool {
             onclosed: done,
           })
           if (settled) sub.close()
-        })
+        }).finally(release)
       }),
     )
     return [...byId.values()]
