@@ -130,7 +130,12 @@ export function App() {
       <button
         type="button"
         className="skip-link"
-        onClick={() => document.querySelector<HTMLElement>('#main textarea, #main')?.focus()}
+        onClick={() =>
+          (
+            document.querySelector<HTMLElement>('#main textarea:not([disabled])') ??
+            document.querySelector<HTMLElement>('#main')
+          )?.focus()
+        }
       >
         Skip to content
       </button>

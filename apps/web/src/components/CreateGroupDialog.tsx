@@ -49,14 +49,7 @@ export function CreateGroupDialog(props: { onClose: () => void; onCreated: (key:
         </div>
         <div className="field">
           <label htmlFor={ids.name}>Name</label>
-          <input
-            id={ids.name}
-            type="text"
-            value={name}
-            required
-            onChange={(e) => setName(e.target.value)}
-            autoFocus
-          />
+          <input id={ids.name} type="text" value={name} required onChange={(e) => setName(e.target.value)} />
         </div>
         <div className="field">
           <label htmlFor={ids.about}>About</label>

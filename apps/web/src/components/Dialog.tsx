@@ -14,6 +14,11 @@ export function Dialog(props: { title: string; onClose: () => void; children: Re
     if (!dialog) return
     const opener = document.activeElement as HTMLElement | null
     dialog.showModal()
+    // showModal() focuses the first focusable element (the close button); the first field is
+    // where a keyboard user wants to be.
+    dialog
+      .querySelector<HTMLElement>('.dialog-body input:not([type=checkbox]), .dialog-body textarea')
+      ?.focus()
     // StrictMode mounts twice: a close queued by the first cleanup arrives after the second
     // showModal(), when the dialog is open again, and must not close it.
     const closed = () => {

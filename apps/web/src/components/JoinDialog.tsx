@@ -35,7 +35,6 @@ export function JoinDialog(props: {
             spellCheck={false}
             placeholder="naddr1…?invite=…  or  relay.example.com'group"
             onChange={(e) => setInput(e.target.value)}
-            autoFocus
           />
           <span className="hint">
             Paste an invite link (naddr, with or without ?invite=) or a group code.

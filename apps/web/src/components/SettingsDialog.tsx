@@ -110,6 +110,10 @@ export function SettingsDialog(props: { onClose: () => void }) {
             Add
           </button>
         </form>
+        <p className="hint">
+          Browse and join groups on a new relay right away; your group list and read state use it from the
+          next start.
+        </p>
         {relayAnswer && !relayAnswer.ok ? <AnswerNotice answer={relayAnswer} /> : null}
       </section>
       <section aria-labelledby="privacy">

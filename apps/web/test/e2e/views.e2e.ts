@@ -69,6 +69,16 @@ describe('views', () => {
     await page.getByRole('dialog').waitFor({ state: 'detached' })
   })
 
+  test('the dark theme keeps its contrast', async () => {
+    const { page } = ada
+    await sidebarGroup(ada, 'General').click()
+    await page.emulateMedia({ colorScheme: 'dark' })
+    await messageIn(ada, 'Checking accessibility').waitFor()
+    await screenshot(page, 'group-dark')
+    expect(await seriousViolations(page)).toEqual([])
+    await page.emulateMedia({ colorScheme: 'light' })
+  })
+
   test('a reload shows the groups and the timeline from IndexedDB before the relay answers', async () => {
     const { page, context } = ada
     await sidebarGroup(ada, 'General').click()

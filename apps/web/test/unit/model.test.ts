@@ -1,0 +1,39 @@
+import { PublishRefusedError, PublishTimeoutError } from '@roost/client'
+import { describe, expect, test } from 'vitest'
+import { parseRoute } from '../../src/App'
+import { accessLabel } from '../../src/components/Sidebar'
+import { toAnswer } from '../../src/model/group-adapter'
+
+describe('toAnswer', () => {
+  test("shows the relay's own words for a refusal, and the error text otherwise", () => {
+    expect(toAnswer(new PublishRefusedError('ws://x', 'restricted: not a member'))).toEqual({
+      ok: false,
+      message: 'restricted: not a member',
+    })
+    expect(toAnswer(new PublishTimeoutError('ws://x', 10_000)).message).toMatch(
+      /did not answer within 10000 ms/,
+    )
+    expect(toAnswer('boom')).toEqual({ ok: false, message: 'boom' })
+  })
+})
+
+describe('accessLabel', () => {
+  test('a member has no label; every other state says what it is, refusals with the reason', () => {
+    expect(accessLabel({ status: 'member' })).toBeUndefined()
+    expect(accessLabel({ status: 'pending', since: 1 })).toBe('Join request pending')
+    expect(accessLabel({ status: 'refused', reason: 'blocked: banned' })).toBe('Refused: blocked: banned')
+    expect(accessLabel({ status: 'removed' })).toBe('Not a member')
+    expect(accessLabel({ status: 'unknown' })).toBe('Not joined')
+  })
+})
+
+describe('parseRoute', () => {
+  test('group, browse and join links round-trip through the hash', () => {
+    const key = "ws://127.0.0.1:7777'general"
+    expect(parseRoute(`#/g/${encodeURIComponent(key)}`)).toEqual({ type: 'group', key })
+    expect(parseRoute('#/browse')).toEqual({ type: 'browse' })
+    expect(parseRoute('#/join/naddr1abc%3Finvite%3Dx')).toEqual({ type: 'join', input: 'naddr1abc?invite=x' })
+    expect(parseRoute('')).toEqual({ type: 'home' })
+    expect(parseRoute('#/g/')).toEqual({ type: 'home' })
+  })
+})
