@@ -1,6 +1,11 @@
 import type { NostrEvent } from 'nostr-tools'
 
-/** The relay families whose NIP-29 behaviour this relay can reproduce (see `profiles.ts`). */
+/**
+ * The relay families whose NIP-29 behaviour this relay can reproduce (see `profiles.ts`).
+ *
+ * @example
+ * await startRelay({ profile: 'groups_relay' })
+ */
 export type RelayProfile = 'strict' | 'relay29' | 'groups_relay' | 'zooid' | 'pyramid'
 
 /**

@@ -1,8 +1,11 @@
 import type { RelayProfile } from './options'
 
 /**
- * What differs between NIP-29 relay families, as data. The intake, read and state code consult this
+ * What differs between NIP-29 relay families, as data (one row per profile in {@link PROFILES}). The intake, read and state code consult this
  * table instead of branching on profile names, so each difference is one field with one test.
+ *
+ * @example
+ * PROFILES.groups_relay.noticeInsteadOfOk // true
  */
 export interface ProfilePolicy {
   readonly name: RelayProfile
@@ -104,7 +107,12 @@ export interface ProfilePolicy {
   readonly messages: ProfileMessages
 }
 
-/** The refusal texts that differ between relay families. Each already carries its NIP-01 prefix. */
+/**
+ * The refusal texts that differ between relay families. Each already carries its NIP-01 prefix.
+ *
+ * @example
+ * PROFILES.relay29.messages.previousNotFound('abcd') // "blocked: previous id 'abcd' wasn't found in this relay"
+ */
 export interface ProfileMessages {
   missingH: string
   unknownGroup(id: string): string

@@ -8,7 +8,12 @@ import { handleHttp } from './http'
 import { LIMITS } from './limits'
 import type { RelayOptions } from './options'
 
-/** Options of {@link RelayHandle.createGroup}. */
+/**
+ * Options of {@link RelayHandle.createGroup}.
+ *
+ * @example
+ * await relay.createGroup({ id: 'design', name: 'Design', closed: true, admins: [alice], members: [bob] })
+ */
 export interface CreateGroupOptions {
   id?: string
   name?: string
@@ -25,7 +30,14 @@ export interface CreateGroupOptions {
   supportedKinds?: number[]
 }
 
-/** A running relay. */
+/**
+ * A running relay.
+ *
+ * @example
+ * const relay = await startRelay()
+ * relay.url // 'ws://127.0.0.1:41234'
+ * relay.state('general')?.members
+ */
 export interface RelayHandle {
   /** `ws://127.0.0.1:PORT` */
   url: string
@@ -45,7 +57,12 @@ export interface RelayHandle {
   demo?: DemoInfo
 }
 
-/** The demo seed: group ids, the `design` invite code and the demo users' keys. */
+/**
+ * The demo seed: group ids, the `design` invite code and the demo users' public keys.
+ *
+ * @example
+ * (await startRelay({ demo: true })).demo?.invite // 'a1b2c3d4e5f6'
+ */
 export interface DemoInfo {
   groups: string[]
   invite: string

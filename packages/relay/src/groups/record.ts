@@ -34,7 +34,12 @@ export interface GroupRecord {
   readonly deleted: boolean
 }
 
-/** A read-only snapshot of a group, as `RelayHandle.state(id)` returns it. */
+/**
+ * A read-only snapshot of a group, as `RelayHandle.state(id)` returns it.
+ *
+ * @example
+ * relay.state(id) // { id, closed: true, members: [alice, bob], admins: [{ pubkey: alice, roles: ['admin'] }], invites: ['x'], … }
+ */
 export interface GroupState {
   readonly id: string
   readonly createdAt: number
