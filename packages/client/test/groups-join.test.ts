@@ -94,6 +94,21 @@ describe('joining', () => {
     expect(s.metadata).toMatchObject({ name: 'Hidden', hidden: true, private: true })
   })
 
+  it('browses a relay’s public groups, signed by the relay key', async () => {
+    const relay = await h.relay({ profile: 'strict' })
+    await relay.createGroup({ id: 'books', name: 'Books' })
+    await relay.createGroup({ id: 'films', name: 'Films' })
+    const hank = h.roost()
+    const found = await hank.groups.browse(relay.url)
+    expect(found.map((m) => [m.id, m.name]).sort()).toEqual([
+      ['books', 'Books'],
+      ['films', 'Films'],
+    ])
+    expect(found.every((m) => m.relayKey === relay.pubkey)).toBe(true)
+    const g = await hank.groups.join(found[0]!.naddr(relay.url))
+    expect(g.key.id.value).toBe(found[0]!.id)
+  })
+
   it('with NIP-42 policy never, every refusal is visible: the REQ, the join and the send', async () => {
     const relay = await h.relay({ profile: 'zooid' }) // AUTH for everything
     const id = await relay.createGroup({ name: 'Zoo' })

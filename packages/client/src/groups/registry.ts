@@ -2,6 +2,7 @@ import {
   GroupKey,
   GroupList,
   type GroupListEntry,
+  GroupMetadata,
   type GroupMetadataFields,
   GroupReference,
   KINDS,
@@ -505,6 +506,35 @@ export class GroupsRegistry {
     await group.refreshWindow()
     await group.editMetadata({ private: false, closed: false, restricted: false, hidden: false, ...metadata })
     return this.join(key.toString())
+  }
+
+  /**
+   * Lists a relay's public groups (relay browsing): its 39000s signed by the relay key, newest
+   * first, parsed; malformed ones are skipped. Closed or private groups may be left out by the relay.
+   *
+   * @example
+   * for (const meta of await roost.groups.browse('wss://groups.example.com')) console.log(meta.id, meta.name)
+   */
+  async browse(relay: string, opts: { limit?: number; timeout?: number } = {}): Promise<GroupMetadata[]> {
+    const url = normalizeRelayUrl(relay)
+    const key = await this.resolveRelayKey(url)
+    const events = await this.opts.pool.fetch(
+      [url],
+      [{ kinds: [KINDS.metadata], limit: opts.limit ?? 200, ...(key ? { authors: [key] } : {}) }],
+      { timeout: opts.timeout },
+    )
+    const out: GroupMetadata[] = []
+    const seen = new Set<string>()
+    for (const e of events.sort((a, b) => b.created_at - a.created_at)) {
+      if (key && e.pubkey !== key) continue
+      try {
+        const meta = GroupMetadata.parse(e)
+        if (seen.has(meta.id)) continue
+        seen.add(meta.id)
+        out.push(meta)
+      } catch {}
+    }
+    return out
   }
 
   /**
