@@ -207,8 +207,12 @@ export class EventDatabase {
       )
       params.push(key.slice(1), ...values)
     }
-    const sql = `SELECT e.json, e.id, e.pubkey, e.kind, e.created_at, e.grp FROM ${from}
-      ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${ts} DESC, e.id ASC LIMIT ? OFFSET ?`
+    // One event can carry several of the driving tag's values (h=a and h=b): DISTINCT then keeps it
+    // once. A single value cannot repeat (tags are indexed once per name and value), so that common
+    // path stays a plain index walk.
+    const distinct = drive && !filter.ids && drive[1].length > 1 ? 'DISTINCT ' : ''
+    const sql = `SELECT ${distinct}e.json, e.id, e.pubkey, e.kind, e.created_at, e.grp FROM ${from}
+      ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${distinct ? 'e.created_at' : ts} DESC, e.id ASC LIMIT ? OFFSET ?`
     params.push(limit, offset)
     return this.prepared(sql).all(...params)
   }

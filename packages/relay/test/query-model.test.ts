@@ -1,0 +1,75 @@
+import fc from 'fast-check'
+import type { Filter, NostrEvent } from 'nostr-tools'
+import { matchFilter } from 'nostr-tools/filter'
+import { describe, expect, it } from 'vitest'
+import { EventDatabase } from '../src/store/database'
+
+const hex = (n: number) => n.toString(16).padStart(64, '0')
+
+/** The reference model: every stored event through nostr-tools' matchFilter, newest first, lowest id on ties. */
+function model(events: NostrEvent[], f: Filter, limit: number): string[] {
+  return events
+    .filter((e) => matchFilter(f, e))
+    .sort((a, b) => b.created_at - a.created_at || (a.id < b.id ? -1 : 1))
+    .slice(0, limit)
+    .map((e) => e.id)
+}
+
+const event = fc.record({
+  n: fc.integer({ min: 1, max: 1_000_000 }),
+  pubkey: fc.integer({ min: 1, max: 4 }).map(hex),
+  kind: fc.constantFrom(1, 7, 9, 11),
+  created_at: fc.integer({ min: 100, max: 110 }),
+  // Several values of one tag on one event (h=a and h=b) must not return the event twice.
+  tags: fc.uniqueArray(fc.tuple(fc.constantFrom('h', 't'), fc.constantFrom('a', 'b')), {
+    maxLength: 4,
+    selector: (t) => t.join(),
+  }),
+})
+
+const filter = fc.record(
+  {
+    authors: fc.array(fc.integer({ min: 1, max: 4 }).map(hex), { minLength: 1, maxLength: 2 }),
+    kinds: fc.array(fc.constantFrom(1, 7, 9, 11), { minLength: 1, maxLength: 2 }),
+    since: fc.integer({ min: 100, max: 110 }),
+    until: fc.integer({ min: 100, max: 110 }),
+    '#h': fc.array(fc.constantFrom('a', 'b', 'c'), { minLength: 1, maxLength: 3 }),
+    '#t': fc.array(fc.constantFrom('a', 'b', 'c'), { minLength: 1, maxLength: 3 }),
+  },
+  { requiredKeys: [] },
+)
+
+describe('SQLite query path against a matchFilter model', () => {
+  it('returns exactly the model’s events in the model’s order for any filter and limit', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(event, { selector: (e) => e.n, maxLength: 40 }),
+        filter,
+        fc.integer({ min: 1, max: 50 }),
+        fc.boolean(),
+        (raw, f, limit, byIds) => {
+          const db = new EventDatabase(':memory:', () => hex(0))
+          try {
+            const events: NostrEvent[] = raw.map((r) => ({
+              id: hex(r.n),
+              pubkey: r.pubkey,
+              kind: r.kind,
+              created_at: r.created_at,
+              content: '',
+              tags: r.tags.map((t) => [...t]),
+              sig: '0'.repeat(128),
+            }))
+            db.transaction(() => {
+              for (const e of events) db.insert(e)
+            })
+            const query: Filter = byIds ? { ...f, ids: events.slice(0, 5).map((e) => e.id) } : f
+            expect(db.query(query, limit).map((r) => r.id)).toEqual(model(events, query, limit))
+          } finally {
+            db.close()
+          }
+        },
+      ),
+      { numRuns: 200 },
+    )
+  })
+})
