@@ -1,17 +1,15 @@
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js'
 import type { EventTemplate, VerifiedEvent } from 'nostr-tools/core'
 import { decode, nsecEncode } from 'nostr-tools/nip19'
-import { decrypt, encrypt } from 'nostr-tools/nip44'
 import { finalizeEvent, generateSecretKey, getPublicKey } from 'nostr-tools/pure'
 import { brandVerified } from '../verify'
 import { checkTemplate } from './check-signed'
-import { DecryptError, EncryptError, InvalidSecretKeyError } from './errors'
+import { InvalidSecretKeyError } from './errors'
+import { nip44Decrypt, nip44Encrypt } from './nip44'
 import { ConversationKeys } from './nip44-keys'
 import type { Signer } from './signer'
 
 const HEX64 = /^[0-9a-fA-F]{64}$/
-const MAX_PLAINTEXT = 65_535
-const utf8 = new TextEncoder()
 
 /**
  * A signer holding the secret key in memory: for tests, bots, the relay's demo users, or a user
@@ -114,27 +112,20 @@ export class LocalSigner implements Signer {
     return brandVerified(event) // finalizeEvent brands with nostr-tools/pure's symbol only
   }
 
+  /**
+   * NIP-44 v2 with this key, through our own implementation (./nip44: native base64, checked
+   * against the official vectors and nostr-tools). Plaintexts are 1–65,535 bytes, so every peer
+   * can read them; errors are {@link EncryptError}, {@link DecryptError} and, for a bad peer key,
+   * {@link InvalidPublicKeyError}. Conversation keys are cached per peer.
+   *
+   * @example
+   * const payload = await signer.nip44.encrypt(signer.publicKey, '{"v":1,…}') // to self
+   * const plaintext = await signer.nip44.decrypt(signer.publicKey, payload)
+   */
   readonly nip44 = {
-    encrypt: async (pubkey: string, plaintext: string): Promise<string> => {
-      const key = this.conversations.get(pubkey)
-      // nostr-tools 2.25 follows the newer NIP-44 text that allows longer plaintexts; most
-      // implementations still stop at 65,535 bytes, so we do too, or peers could not read it.
-      if (typeof plaintext === 'string' && utf8.encode(plaintext).length > MAX_PLAINTEXT) {
-        throw new EncryptError(`a NIP-44 plaintext is at most ${MAX_PLAINTEXT} bytes`)
-      }
-      try {
-        return encrypt(plaintext, key)
-      } catch (e) {
-        throw new EncryptError(`cannot encrypt: ${(e as Error).message}`)
-      }
-    },
-    decrypt: async (pubkey: string, ciphertext: string): Promise<string> => {
-      const key = this.conversations.get(pubkey)
-      try {
-        return decrypt(ciphertext, key)
-      } catch (e) {
-        throw new DecryptError(`cannot decrypt: ${(e as Error).message}`)
-      }
-    },
+    encrypt: async (pubkey: string, plaintext: string): Promise<string> =>
+      nip44Encrypt(plaintext, this.conversations.get(pubkey)),
+    decrypt: async (pubkey: string, ciphertext: string): Promise<string> =>
+      nip44Decrypt(ciphertext, this.conversations.get(pubkey)),
   }
 }

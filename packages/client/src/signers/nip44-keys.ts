@@ -1,5 +1,5 @@
-import { getConversationKey } from 'nostr-tools/nip44'
 import { InvalidPublicKeyError } from './errors'
+import { getConversationKey } from './nip44'
 
 const HEX64 = /^[0-9a-f]{64}$/
 
@@ -21,12 +21,7 @@ export class ConversationKeys {
     if (typeof pubkey !== 'string' || !HEX64.test(pubkey)) {
       throw new InvalidPublicKeyError(`not a 64-hex public key: ${String(pubkey).slice(0, 80)}`)
     }
-    let key: Uint8Array
-    try {
-      key = getConversationKey(this.secretKey, pubkey)
-    } catch {
-      throw new InvalidPublicKeyError(`not a point on secp256k1: ${pubkey}`)
-    }
+    const key = getConversationKey(this.secretKey, pubkey) // InvalidPublicKeyError off the curve
     if (this.keys.size >= this.capacity) {
       const oldest = this.keys.keys().next().value
       if (oldest !== undefined) this.keys.delete(oldest)
