@@ -73,3 +73,48 @@ describe('SQLite query path against a matchFilter model', () => {
     )
   })
 })
+
+describe('replaceable and addressable storage against a model', () => {
+  it('keeps, per (kind, pubkey, d), the newest version with the lowest id on ties, whatever the arrival order', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(
+          fc.record({
+            n: fc.integer({ min: 1, max: 1_000_000 }),
+            kind: fc.constantFrom(0, 10002, 30078),
+            d: fc.constantFrom('x', 'y'),
+            created_at: fc.integer({ min: 1, max: 4 }),
+          }),
+          { selector: (e) => e.n, maxLength: 25 },
+        ),
+        (raw) => {
+          const db = new EventDatabase(':memory:', () => hex(0))
+          try {
+            const events: NostrEvent[] = raw.map((r) => ({
+              id: hex(r.n),
+              pubkey: hex(1),
+              kind: r.kind,
+              created_at: r.created_at,
+              content: '',
+              tags: r.kind === 30078 ? [['d', r.d]] : [],
+              sig: '0'.repeat(128),
+            }))
+            for (const e of events) db.insert(e)
+            const key = (e: NostrEvent) => `${e.kind}:${e.kind === 30078 ? e.tags[0]?.[1] : ''}`
+            const winners = new Map<string, NostrEvent>()
+            for (const e of events) {
+              const w = winners.get(key(e))
+              if (!w || e.created_at > w.created_at || (e.created_at === w.created_at && e.id < w.id))
+                winners.set(key(e), e)
+            }
+            const stored = db.query({ authors: [hex(1)] }, 100).map((r) => r.id)
+            expect(stored.sort()).toEqual([...winners.values()].map((e) => e.id).sort())
+          } finally {
+            db.close()
+          }
+        },
+      ),
+      { numRuns: 200 },
+    )
+  })
+})
