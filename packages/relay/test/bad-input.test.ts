@@ -186,7 +186,7 @@ describe('bad input and load', () => {
         expect(oks.length).toBe(ids.length)
         expect(raw.ws.readyState).toBe(WebSocket.OPEN)
       }),
-      { numRuns: 150 },
+      { numRuns: 100 },
     )
     const fresh = await RawClient.open(r.url)
     await fresh.ping()

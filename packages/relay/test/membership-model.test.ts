@@ -67,7 +67,7 @@ describe('membership is the fold of the stored moderation events', () => {
           await r.close()
         }
       }),
-      { numRuns: 15 },
+      { numRuns: 10 },
     )
   })
 })

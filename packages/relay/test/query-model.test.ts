@@ -69,7 +69,7 @@ describe('SQLite query path against a matchFilter model', () => {
           }
         },
       ),
-      { numRuns: 200 },
+      { numRuns: 100 },
     )
   })
 })
@@ -114,7 +114,7 @@ describe('replaceable and addressable storage against a model', () => {
           }
         },
       ),
-      { numRuns: 200 },
+      { numRuns: 100 },
     )
   })
 })
