@@ -26,8 +26,11 @@ const utf8 = new TextEncoder()
 describe('NIP-44 in the browser', () => {
   it("uses the browser's native base64, not Buffer", () => {
     expect((globalThis as { Buffer?: unknown }).Buffer).toBeUndefined()
-    expect(base64.name).toBe('native')
-    expect(base64Codecs.map((c) => c.name)).toEqual(['native', 'atob'])
+    // Chromium has had toBase64/setFromBase64 since 140; an older browser falls back to atob.
+    const native = typeof (Uint8Array.prototype as { toBase64?: unknown }).toBase64 === 'function'
+    expect(base64.name).toBe(native ? 'native' : 'atob')
+    expect(base64Codecs.map((c) => c.name)).toEqual(native ? ['native', 'atob'] : ['atob'])
+    expect(navigator.userAgent).toMatch(/Chrome\/(1[4-9]\d|[2-9]\d\d)\./) // the Chromium these tests run in has it
   })
 
   it('passes valid.encrypt_decrypt, encrypt_decrypt_long_msg and invalid.decrypt', () => {
@@ -74,7 +77,8 @@ describe('NIP-44 in the browser', () => {
   })
 
   it('property: the atob fallback agrees with the native codec, accepting and refusing the same strings', () => {
-    const [native, atob] = base64Codecs
+    const native = base64Codecs[0]
+    const atob = base64Codecs.at(-1)
     fc.assert(
       fc.property(
         fc.uint8Array({ maxLength: 500 }),
