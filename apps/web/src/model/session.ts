@@ -3,6 +3,8 @@
  * localStorage (the user is told so and can export it); extensions and bunkers keep the key.
  */
 import { LocalSigner, Nip07Signer, Nip46Signer, type Signer } from '@roost/client'
+import { generateSecretKey } from 'nostr-tools'
+import { bytesToHex, hexToBytes } from 'nostr-tools/utils'
 
 export type SignInRequest =
   | { method: 'local'; secret: string; relays: string[]; name?: string }
@@ -12,7 +14,7 @@ export type SignInRequest =
 type Stored =
   | { method: 'local'; nsec: string; relays: string[] }
   | { method: 'nip07'; relays: string[] }
-  | { method: 'nip46'; bunker: string; relays: string[] }
+  | { method: 'nip46'; bunker: string; clientSecret: string; relays: string[] }
 
 const KEY = 'roost.session.v1'
 
@@ -51,13 +53,16 @@ async function open(stored: Stored): Promise<OpenSession> {
     const signer = new Nip07Signer(window.nostr)
     return { signer, pubkey: await signer.getPublicKey(), method: 'nip07', relays: stored.relays, close() {} }
   }
-  const signer = await Nip46Signer.connect(stored.bunker)
+  // The session key towards the bunker is kept, so a reload reconnects without a new approval.
+  const signer = await Nip46Signer.connect(stored.bunker, {
+    clientSecretKey: hexToBytes(stored.clientSecret),
+  })
   return {
     signer,
     pubkey: await signer.getPublicKey(),
     method: 'nip46',
     relays: stored.relays,
-    close: () => signer.close(),
+    close: () => void signer.close().catch(() => undefined),
   }
 }
 
@@ -77,7 +82,12 @@ export async function signIn(request: SignInRequest): Promise<OpenSession> {
   } else if (request.method === 'nip07') stored = { method: 'nip07', relays }
   else {
     if (!/^bunker:\/\//.test(request.bunker)) throw new Error('A bunker URL starts with bunker://')
-    stored = { method: 'nip46', bunker: request.bunker, relays }
+    stored = {
+      method: 'nip46',
+      bunker: request.bunker,
+      clientSecret: bytesToHex(generateSecretKey()),
+      relays,
+    }
   }
   const session = await open(stored)
   localStorage.setItem(KEY, JSON.stringify(stored))
