@@ -21,6 +21,7 @@ import { SimplePool, useWebSocketImplementation } from 'nostr-tools/pool'
 import { finalizeEvent, generateSecretKey, getEventHash, getPublicKey } from 'nostr-tools/pure'
 import WebSocket from 'ws'
 import {
+  brandVerified,
   createRoost,
   createVerifier,
   Group,
@@ -315,8 +316,8 @@ async function memoryChild(side: 'ours' | 'baseline'): Promise<void> {
       tags: [['h', `g${i % MEM_GROUPS}`]],
       content: `message ${i} `.repeat(1 + (i % 6)),
     }
-    // as it arrives: a fresh object parsed from the wire
-    return JSON.parse(JSON.stringify({ ...t, id: getEventHash(t), sig: 'ab'.repeat(64) }))
+    // as it arrives: a fresh object parsed from the wire, then branded as the pool's verifier does
+    return brandVerified(JSON.parse(JSON.stringify({ ...t, id: getEventHash(t), sig: 'ab'.repeat(64) })))
   }
   const me = getPublicKey(generateSecretKey())
   const store = new MemoryEventStore()

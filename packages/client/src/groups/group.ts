@@ -22,6 +22,7 @@ import {
 import type { PublishResult, RelayPool } from '../pool'
 import type { Signer } from '../signers'
 import type { EventStore } from '../store'
+import { isVerified } from '../verify'
 import { Timeline } from './timeline'
 import type { CanSend, GroupEvent, GroupSnapshot, Message, ReadStateSource, Thread } from './types'
 
@@ -297,10 +298,13 @@ export class Group {
    * Takes one verified event from this group's relay (or from the local store, `fromStore`), and
    * folds it in: relay-signed state (39000–39005, only from the relay key), or an `h`-tagged
    * timeline event of any kind (cached, fed to the `previous` window; kinds 9/1/11/1111/7 render).
-   * Returns true if it changed anything. Events for other groups and forged state are ignored.
+   * Returns true if it changed anything. Unverified events, events for other groups and state
+   * signed by anyone but the relay key are ignored.
    */
   ingest(event: NostrEvent, opts: { fromStore?: boolean } = {}): boolean {
     if (this.closed) return false
+    // Only verified events (branded by the pool's verifier, the store or our signer) are state.
+    if (!isVerified(event)) return false
     if (STATE_KINDS.has(event.kind)) return this.ingestState(event, opts.fromStore === true)
     if (tagValue(event, 'h') !== this.key.id.value) return false
     const added = this.timeline.add(event)
