@@ -42,6 +42,14 @@ describe('faults a real relay would not produce', () => {
     expect(group.snapshot().relayKey).toBe(relayKey) // NIP-11 self wins over pubkey
     expect(group.snapshot().metadata?.name).toBe('General')
     expect(group.ingest(forged)).toBe(false) // handed in directly: still not state
+    // a relay-key event altered after signing (no verified brand) is not state either
+    const tampered = JSON.parse(JSON.stringify(genuine)) as typeof genuine
+    tampered.tags = [
+      ['d', 'general'],
+      ['name', 'Tampered'],
+    ]
+    tampered.created_at = now() + 1
+    expect(group.ingest(tampered)).toBe(false)
     expect(group.snapshot().metadata?.name).toBe('General')
     // and every state REQ asked for the relay's key only
     const stateFilters = fake.reqs.flatMap(([, fs]) => fs).filter((f) => f.kinds?.includes(39000))
