@@ -1,5 +1,6 @@
 import { type EventTemplate, finalizeEvent, generateSecretKey, getPublicKey, nip19, nip44 } from 'nostr-tools'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { startBunker } from './bunker'
 import {
   joinByCode,
   messageIn,
@@ -97,6 +98,37 @@ describe('serving and signing in', () => {
     await page.getByRole('dialog', { name: 'Settings' }).getByText(nip19.npubEncode(pubkey)).waitFor()
     expect(await page.getByText('Export secret key (nsec)').count()).toBe(0)
     expect(person.errors).toEqual([])
+  })
+
+  test('a NIP-46 bunker URL signs in; the remote signer signs and encrypts for the client', async () => {
+    const bunker = await startBunker(stack.relay.url)
+    try {
+      const person = await newPerson(stack)
+      const { page } = person
+      await page.goto(stack.base)
+      await page.getByRole('tab', { name: 'Remote signer' }).click()
+      await page.getByLabel('Bunker URL').fill(bunker.url)
+      await page.getByRole('button', { name: 'Connect' }).click()
+      await page.getByRole('navigation', { name: 'Groups' }).waitFor()
+      await joinByCode(person, `${stack.relay.url}'general`)
+      await send(person, 'Signed by my bunker')
+      await messageIn(person, 'Signed by my bunker').waitFor()
+      expect(bunker.methods).toEqual(expect.arrayContaining(['connect', 'get_public_key', 'sign_event']))
+      // Read state is encrypted to self through the bunker when the tab goes hidden (it flushes then).
+      await page.evaluate(() => {
+        Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true })
+        document.dispatchEvent(new Event('visibilitychange'))
+      })
+      await expect.poll(() => bunker.methods.includes('nip44_encrypt'), { timeout: 15_000 }).toBe(true)
+      await page.getByRole('button', { name: 'Settings and account' }).click()
+      await page
+        .getByRole('dialog', { name: 'Settings' })
+        .getByText(nip19.npubEncode(bunker.userPubkey))
+        .waitFor()
+      expect(person.errors).toEqual([])
+    } finally {
+      bunker.close()
+    }
   })
 
   test('a bad nsec is refused with a readable reason', async () => {
