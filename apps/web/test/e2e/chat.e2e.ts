@@ -76,6 +76,39 @@ describe('chatting in the open group', () => {
     await screenshot(ada.page, 'reactions-and-replies')
   })
 
+  test('a desktop notification shows a new message while the tab is hidden, once allowed', async () => {
+    const { page, context } = ada
+    await context.grantPermissions(['notifications'], { origin: stack.base })
+    await page.evaluate(() => {
+      const w = window as unknown as { __notes: string[]; Notification: typeof Notification }
+      w.__notes = []
+      const Original = w.Notification
+      class Recording extends Original {
+        constructor(title: string, options?: NotificationOptions) {
+          super(title, options)
+          w.__notes.push(`${title}: ${options?.body ?? ''}`)
+        }
+      }
+      Object.defineProperty(Recording, 'permission', { get: () => Original.permission })
+      w.Notification = Recording
+    })
+    await page.getByRole('button', { name: 'Settings and account' }).click()
+    await page.getByLabel(/Desktop notifications/).check()
+    await page.keyboard.press('Escape')
+    const notes = () => page.evaluate(() => (window as unknown as { __notes: string[] }).__notes)
+    await send(bob, 'Ping while visible')
+    await messageIn(ada, 'Ping while visible').waitFor()
+    expect(await notes()).toEqual([])
+    await page.evaluate(() =>
+      Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true }),
+    )
+    await send(bob, 'Ping while hidden')
+    await expect.poll(notes).toEqual(['Bob in General: Ping while hidden'])
+    await page.evaluate(() =>
+      Object.defineProperty(document, 'visibilityState', { value: 'visible', configurable: true }),
+    )
+  })
+
   test('a message whose content is HTML renders as text and runs nothing', async () => {
     const payload = '<img src=x onerror=alert(1)>'
     await send(ada, payload)
