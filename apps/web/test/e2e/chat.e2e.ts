@@ -7,6 +7,7 @@ import {
   screenshot,
   screenshotsOnFailure,
   send,
+  sidebarGroup,
   signUp,
   startStack,
 } from './harness'
@@ -107,6 +108,40 @@ describe('chatting in the open group', () => {
     await page.evaluate(() =>
       Object.defineProperty(document, 'visibilityState', { value: 'visible', configurable: true }),
     )
+  })
+
+  test('a thread reply from someone else shows a dot in the sidebar until the thread is opened', async () => {
+    const { page } = bob
+    await page.getByRole('button', { name: 'Group actions' }).click()
+    await page.getByRole('menuitem', { name: 'Start a thread…' }).click()
+    await page.getByLabel('Title').fill('Weekend')
+    await page.getByLabel('First post').fill('Hike on Saturday?')
+    await page.getByRole('button', { name: 'Start thread' }).click()
+    const root = page.getByRole('log', { name: 'Messages' }).getByRole('article', { name: 'Thread: Weekend' })
+    await ada.page
+      .getByRole('log', { name: 'Messages' })
+      .getByRole('article', { name: 'Thread: Weekend' })
+      .waitFor()
+    // Read marks have one-second resolution: a reply in the same second as the thread root Ada has
+    // just seen counts as read, so the reply goes out in the next second.
+    await page.waitForTimeout(1100)
+    await root.getByRole('button', { name: /Reply in thread/ }).click()
+    const box = page.getByRole('textbox', { name: 'Reply in thread' })
+    await box.fill('I can bring snacks')
+    await box.press('Enter')
+    const dot = sidebarGroup(ada, 'General').getByTitle('New thread replies')
+    await dot.waitFor()
+    await ada.page
+      .getByRole('log', { name: 'Messages' })
+      .getByRole('article', { name: 'Thread: Weekend' })
+      .getByRole('button', { name: '1 reply' })
+      .click()
+    await ada.page
+      .getByRole('complementary', { name: /Thread: Weekend/ })
+      .getByText('I can bring snacks')
+      .waitFor()
+    await dot.waitFor({ state: 'detached' })
+    await ada.page.getByRole('button', { name: 'Close thread' }).click()
   })
 
   test('a message whose content is HTML renders as text and runs nothing', async () => {
