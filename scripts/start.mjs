@@ -1,8 +1,3 @@
-// `npm start`: the web client served beside the embedded relay. Until apps/web lands, say so.
-import { existsSync } from 'node:fs'
-
-if (!existsSync('apps/web/src/main.tsx')) {
-  console.log('Roost: the web client arrives with apps/web. For now run `npm test`.')
-  process.exit(0)
-}
+// `npm start`: builds the web client when needed and serves it beside the embedded relay
+// (see apps/web/server/start.ts; PORT and ROOST_DATA override the port and the data directory).
 await import('../apps/web/server/start.ts')
