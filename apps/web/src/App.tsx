@@ -47,10 +47,16 @@ function useRoute(): [Route, (r: Route) => void] {
   return [route, go]
 }
 
-function Home(props: { onJoin: () => void; onBrowse: () => void; onCreate: () => void }) {
+function Home(props: {
+  onJoin: () => void
+  onBrowse: () => void
+  onCreate: () => void
+  onOpen: (key: string) => void
+  firstRun: boolean
+}) {
   return (
     <main className="main" id="main" tabIndex={-1} aria-labelledby="home-title">
-      <div className="page">
+      <div className="page" style={props.firstRun ? { flex: 'none', paddingBottom: 0 } : undefined}>
         <h2 id="home-title">Welcome to Roost</h2>
         <p className="hint" style={{ maxWidth: 560 }}>
           Groups live on relays. Pick one from the sidebar, browse the public groups of your relay, or paste
@@ -68,6 +74,8 @@ function Home(props: { onJoin: () => void; onBrowse: () => void; onCreate: () =>
           </button>
         </div>
       </div>
+      {/* A first visit shows this relay's groups right away, one click from joining. */}
+      {props.firstRun ? <BrowseView onOpen={props.onOpen} title="Groups on this relay" /> : null}
     </main>
   )
 }
@@ -169,6 +177,8 @@ export function App() {
         </main>
       ) : (
         <Home
+          firstRun={snap.groups.length === 0}
+          onOpen={open}
           onJoin={() => setDialog('join')}
           onBrowse={() => go({ type: 'browse' })}
           onCreate={() => setDialog('create')}

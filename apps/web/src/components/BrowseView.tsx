@@ -5,7 +5,7 @@ import { Avatar } from './Avatar'
 import { AnswerNotice } from './Dialog'
 
 /** A relay's public groups (`{"kinds":[39000]}`), each joinable in one click. */
-export function BrowseView(props: { onOpen: (key: string) => void }) {
+export function BrowseView(props: { onOpen: (key: string) => void; title?: string }) {
   const app = useApp()
   const snap = useAppSnapshot()
   const [relay, setRelay] = useState(snap.relays[0] ?? '')
@@ -40,7 +40,7 @@ export function BrowseView(props: { onOpen: (key: string) => void }) {
     <section className="page" aria-labelledby={`${id}-title`}>
       <div className="row">
         <h2 id={`${id}-title`} style={{ flex: 1 }}>
-          Browse groups
+          {props.title ?? 'Browse groups'}
         </h2>
         <label htmlFor={id} className="visually-hidden">
           Relay

@@ -49,6 +49,10 @@ describe('serving and signing in', () => {
     expect(nsec).toMatch(/^nsec1[02-9ac-hj-np-z]{58}$/)
     // The display name chosen at sign-up is published as kind 0 and shown in the sidebar.
     await page.locator('.me').getByText('Ada').waitFor()
+    // A first visit lists the relay's groups on the welcome page.
+    await page.getByRole('list', { name: 'Groups on this relay' }).getByText('General').waitFor()
+    await screenshot(page, 'welcome')
+    expect(await seriousViolations(page)).toEqual([])
     await page.reload()
     await page.getByRole('navigation', { name: 'Groups' }).waitFor()
     await page.locator('.me').getByText('Ada').waitFor()
