@@ -17,7 +17,8 @@ export function RichText(props: { text: string; images?: boolean }) {
             <a href={t.href} target="_blank" rel="noopener noreferrer nofollow ugc">
               {t.text}
             </a>
-            {t.image && props.images !== false ? (
+            {/* Previews only over https: the page's CSP allows no other remote images. */}
+            {t.image && props.images !== false && t.href.startsWith('https:') ? (
               <img className="inline" src={t.href} alt="" loading="lazy" referrerPolicy="no-referrer" />
             ) : null}
           </Fragment>
