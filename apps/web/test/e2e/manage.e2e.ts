@@ -103,7 +103,11 @@ describe('creating, inviting, moderating and leaving', () => {
       .click()
     await people.getByText('Member removed.').waitFor()
     await expect.poll(() => stack.relay.state(groupId)?.members.includes(bob.pubkey!)).toBe(false)
-    await bob.page.getByTestId('access').waitFor()
+    await bob.page.getByTestId('access').getByText('You are not a member of this group.').waitFor()
+    await bob.page
+      .getByRole('navigation', { name: 'Groups' })
+      .getByRole('button', { name: 'Book club Not a member' })
+      .waitFor()
   })
 
   test('leaving a group removes it from the sidebar, and it stays gone after a reload', async () => {
