@@ -39,6 +39,17 @@ export function InviteDialog(props: { handle: GroupHandle; onClose: () => void }
             </button>
             <span className="hint">Code: {answer.code}</span>
           </div>
+          <label htmlFor={`${id}-web`} style={{ marginTop: 12 }}>
+            Web link (opens this client with the invite)
+          </label>
+          <input
+            id={`${id}-web`}
+            type="text"
+            readOnly
+            value={webLink(answer.link)}
+            className="mono"
+            onFocus={(e) => e.target.select()}
+          />
         </div>
       ) : (
         <AnswerNotice answer={answer} />
@@ -50,4 +61,9 @@ export function InviteDialog(props: { handle: GroupHandle; onClose: () => void }
       </div>
     </Dialog>
   )
+}
+
+/** This client's address with the invite in the hash (`#/join/…`), for people without a Nostr app. */
+export function webLink(naddrLink: string): string {
+  return `${location.origin}/#/join/${encodeURIComponent(naddrLink)}`
 }

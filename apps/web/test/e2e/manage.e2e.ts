@@ -57,9 +57,14 @@ describe('creating, inviting, moderating and leaving', () => {
     const link = await linkBox.inputValue()
     expect(link).toMatch(/^naddr1[a-z0-9]+\?invite=[0-9a-f]+$/)
     await screenshot(page, 'invite')
+    const web = await page.getByLabel(/Web link/).inputValue()
+    expect(web).toBe(`${stack.base}/#/join/${encodeURIComponent(link)}`)
     await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click()
-
-    await joinByCode(bob, link)
+    // Bob opens the web link: the join dialog comes up with the invite filled in.
+    await bob.page.goto(web)
+    const join = bob.page.getByRole('dialog', { name: 'Join a group' })
+    expect(await join.getByLabel('Group link or code').inputValue()).toBe(link)
+    await join.getByRole('button', { name: 'Join', exact: true }).click()
     await bob.page.getByRole('heading', { name: /Book club/ }).waitFor()
     await expect.poll(() => stack.relay.state(groupId)?.members.includes(bob.pubkey!)).toBe(true)
     await send(bob, 'Chapter one was great')
