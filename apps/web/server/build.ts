@@ -45,6 +45,20 @@ export async function ensureBuilt(
   if (!opts.force && !isStale()) return false
   opts.log?.('Building the web client…')
   const { build } = await import('vite')
-  await build({ root: webRoot, configFile: join(webRoot, 'vite.config.ts'), logLevel: 'warn' })
+  // Vite takes NODE_ENV from the environment when it is set; under vitest it is `test`, which
+  // would bundle React's development build. The client is always built for production.
+  const nodeEnv = process.env.NODE_ENV
+  process.env.NODE_ENV = 'production'
+  try {
+    await build({
+      root: webRoot,
+      configFile: join(webRoot, 'vite.config.ts'),
+      logLevel: 'warn',
+      mode: 'production',
+    })
+  } finally {
+    if (nodeEnv === undefined) delete process.env.NODE_ENV
+    else process.env.NODE_ENV = nodeEnv
+  }
   return true
 }
