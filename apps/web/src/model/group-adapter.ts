@@ -51,6 +51,8 @@ export class GroupAdapter implements GroupHandle {
     private readonly me: string,
     private readonly marks: () => ReadMarks,
     private readonly join: (code?: string) => Promise<Answer>,
+    /** The name in the user's 10009 entry, shown until the relay's 39000 is known. */
+    private readonly listName: () => string | undefined = () => undefined,
   ) {
     this.unsubscribe.push(
       group.subscribe((e) => {
@@ -173,7 +175,7 @@ export class GroupAdapter implements GroupHandle {
       key: snap.key,
       id: snap.id,
       relay: snap.relay,
-      name: meta?.name?.trim() || snap.id,
+      name: meta?.name?.trim() || this.listName()?.trim() || snap.id,
       picture: meta?.picture,
       about: meta?.about,
       unread: snap.unread,

@@ -133,6 +133,11 @@ class RoostApp implements AppApi {
         this.session.pubkey,
         () => this.marks,
         (code) => this.retryJoin(group.key.toString(), code),
+        () =>
+          this.roost.groups
+            .groupList()
+            .entries.find((e) => e.id === group.key.id.value && safeNormalize(e.relay) === group.key.relay)
+            ?.name,
       )
       adapter.subscribe(() => this.changed())
       group.subscribe((e) => {
