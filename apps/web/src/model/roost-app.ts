@@ -270,30 +270,16 @@ class RoostApp implements AppApi {
     relay: string,
     fields: { name: string; about?: string; private: boolean; closed: boolean },
   ): Promise<JoinAnswer> {
-    const id = randomGroupId()
-    const metadata = {
-      name: fields.name,
-      ...(fields.about ? { about: fields.about } : {}),
-      private: fields.private,
-      closed: fields.closed,
-    }
     try {
-      const group = await this.roost.groups.create(relay, { id, ...metadata })
+      const group = await this.roost.groups.create(relay, {
+        name: fields.name,
+        ...(fields.about ? { about: fields.about } : {}),
+        private: fields.private,
+        closed: fields.closed,
+      })
       return { ok: true, message: 'Group created.', key: group.key.toString() }
     } catch (err) {
-      const answer = toAnswer(err)
-      // A relay that demands `previous` references refuses the registry's 9002 sent right
-      // after the 9007 (the relay's own 9000 already counts as history). The group exists
-      // then: join it, which loads that history, and send the metadata again with references.
-      if (!/previous/i.test(answer.message)) return answer
-      try {
-        const group = await this.roost.groups.join(new GroupKey(relay, id).toString())
-        await group.refreshWindow()
-        await group.editMetadata(metadata)
-        return { ok: true, message: 'Group created.', key: group.key.toString() }
-      } catch (again) {
-        return toAnswer(again)
-      }
+      return toAnswer(err)
     }
   }
 
@@ -389,11 +375,4 @@ export async function createRoostApp(session: OpenSession, opts: { onSignOut: ()
   app.start()
   if (session.name) void app.setProfile({ name: session.name })
   return app
-}
-
-/** A fresh group id: 12 characters of `[a-z0-9]`, as relays expect. */
-function randomGroupId(): string {
-  const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789'
-  const bytes = crypto.getRandomValues(new Uint8Array(12))
-  return [...bytes].map((b) => alphabet[b % alphabet.length]).join('')
 }
