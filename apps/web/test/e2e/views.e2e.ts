@@ -79,6 +79,16 @@ describe('views', () => {
     await page.emulateMedia({ colorScheme: 'light' })
   })
 
+  test('a narrow window keeps the group usable', async () => {
+    const { page } = ada
+    await page.setViewportSize({ width: 480, height: 800 })
+    await messageIn(ada, 'Checking accessibility').waitFor()
+    await screenshot(page, 'narrow')
+    expect(await page.getByRole('textbox', { name: 'Message General' }).isVisible()).toBe(true)
+    expect(await seriousViolations(page)).toEqual([])
+    await page.setViewportSize({ width: 1280, height: 800 })
+  })
+
   test('a reload shows the groups and the timeline from IndexedDB before the relay answers', async () => {
     const { page, context } = ada
     await sidebarGroup(ada, 'General').click()
