@@ -309,6 +309,29 @@ export function storeContract(name: string, opts: ContractOptions): void {
       expect(await store.get(good.id)).toBeUndefined()
     })
 
+    it('newestPerFork reads every group’s first page at once, and refuses bad input', async () => {
+      const store = await fresh()
+      const events = Array.from({ length: 6 }, (_, i) =>
+        sign(9, { createdAt: 1_700_000_000 + i, content: `m${i}` }),
+      )
+      await store.addMany(events, FORK)
+      await store.add(events[0] as NostrEvent, FORK_ELSEWHERE)
+      const pages = await store.newestPerFork([FORK, FORK_ELSEWHERE, `${RELAY}'quiet`], 4)
+      expect(ids(pages.get(FORK) as NostrEvent[])).toEqual(ids(events.slice(2).reverse()))
+      expect(ids(pages.get(FORK_ELSEWHERE) as NostrEvent[])).toEqual([events[0]?.id])
+      expect(pages.get(`${RELAY}'quiet`)).toEqual([])
+      expect(plain(pages.get(FORK)?.[0])).toEqual(events[5])
+      expect((await store.newestPerFork([FORK], 0)).get(FORK)).toEqual([])
+      expect((await store.newestPerFork([], 50)).size).toBe(0)
+      await expect(store.newestPerFork([FORK], -1)).rejects.toBeInstanceOf(InvalidQueryError)
+      await expect(store.newestPerFork([FORK], 1.5)).rejects.toBeInstanceOf(InvalidQueryError)
+      await expect(store.newestPerFork([''], 1)).rejects.toBeInstanceOf(InvalidQueryError)
+      await expect(store.newestPerFork([7 as unknown as string], 1)).rejects.toBeInstanceOf(InvalidQueryError)
+      await expect(store.newestPerFork(FORK as unknown as string[], 1)).rejects.toBeInstanceOf(
+        InvalidQueryError,
+      )
+    })
+
     it('adds many in one call, counting each change once', async () => {
       const store = await fresh()
       const events = Array.from({ length: 20 }, (_, i) => sign(9, { content: `m${i}`, createdAt: 1000 + i }))
@@ -528,6 +551,36 @@ export function storeContract(name: string, opts: ContractOptions): void {
                   const expected = sortEvents(inScope.filter((e) => matchFilter(toFilter(q), e)))
                   const limited = q.limit === undefined ? expected : expected.slice(0, q.limit)
                   expect(ids(await store.query(q))).toEqual(ids(limited))
+                }
+              } finally {
+                await store.close()
+              }
+            },
+          ),
+          { numRuns: opts.runs ?? 60 },
+        )
+      })
+
+      it('newestPerFork gives each fork the page query({ fork, limit }) gives, ties included', async () => {
+        await fc.assert(
+          fc.asyncProperty(
+            fc.array(fc.tuple(fc.nat(pool.length - 1), fc.constantFrom(...forks)), { maxLength: 60 }),
+            fc.integer({ min: 0, max: 20 }),
+            async (adds, limit) => {
+              const store = await opts.open()
+              try {
+                for (const [i, fork] of adds) await store.add(pool[i] as NostrEvent, fork)
+                const asked = [FORK, FORK_ELSEWHERE, `${RELAY}'empty`, FORK]
+                const pages = await store.newestPerFork(asked, limit)
+                expect([...pages.keys()].sort()).toEqual([...new Set(asked)].sort())
+                for (const fork of new Set(asked)) {
+                  const page = pages.get(fork) as NostrEvent[]
+                  const inFork = sortEvents(
+                    pool.filter((e) => adds.some(([i, f]) => f === fork && pool[i]?.id === e.id)),
+                  ).slice(0, limit)
+                  expect(ids(page)).toEqual(ids(inFork))
+                  expect(ids(page)).toEqual(ids(await store.query({ fork, limit })))
+                  expect(page.every((e) => e[verifiedSymbol] === true)).toBe(true)
                 }
               } finally {
                 await store.close()

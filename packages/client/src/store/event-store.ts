@@ -54,6 +54,16 @@ export interface EventStore {
   addMany(events: NostrEvent[], fork?: string): Promise<number>
   /** Matching events, newest first (created_at desc, then id asc), branded verified. */
   query(q: StoreQuery): Promise<NostrEvent[]>
+  /**
+   * The newest `limit` events of each fork, exactly as `query({ fork, limit })` returns them
+   * (newest first, id ascending on ties), in one read: a cold start's first page of every group.
+   * Every fork asked for has an entry (empty when it holds nothing); duplicates are answered once.
+   *
+   * @example
+   * const pages = await store.newestPerFork(groups.map((g) => g.key.toString()), 50)
+   * pages.get("wss://groups.example.com'general") // NostrEvent[], newest first
+   */
+  newestPerFork(forks: readonly string[], limit: number): Promise<Map<string, NostrEvent[]>>
   get(id: string): Promise<NostrEvent | undefined>
   /**
    * Relay-signed group state (39000–39005): keeps the newest per (relay, kind, d), ties to the

@@ -5,6 +5,7 @@ import {
   branded,
   checkEvent,
   checkFork,
+  checkForks,
   checkQuery,
   cleanCopy,
   indexedTags,
@@ -257,6 +258,15 @@ export class IndexedDbEventStore implements EventStore {
     }
     const sorted = out.map((r) => branded(r.event)).sort(newestFirst)
     return sorted.length > limit ? sorted.slice(0, limit) : sorted
+  }
+
+  async newestPerFork(forks: readonly string[], limit: number): Promise<Map<string, NostrEvent[]>> {
+    this.open()
+    checkForks(forks, limit)
+    const unique = [...new Set(forks)]
+    // One page query per fork, all in flight at once: IndexedDB serves them from one connection.
+    const pages = await Promise.all(unique.map((fork) => this.query({ fork, limit })))
+    return new Map(unique.map((fork, i) => [fork, pages[i] as NostrEvent[]]))
   }
 
   async get(id: string): Promise<NostrEvent | undefined> {

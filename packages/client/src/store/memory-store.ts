@@ -4,6 +4,7 @@ import type { EventStore, StoreQuery } from './event-store'
 import {
   checkEvent,
   checkFork,
+  checkForks,
   checkQuery,
   cleanCopy,
   limitOf,
@@ -125,6 +126,25 @@ export class MemoryEventStore implements EventStore {
       if (!matches(e, q)) continue
       out.push(e)
       if (out.length >= limit) break
+    }
+    return out
+  }
+
+  async newestPerFork(forks: readonly string[], limit: number): Promise<Map<string, NostrEvent[]>> {
+    this.open()
+    checkForks(forks, limit)
+    const out = new Map<string, NostrEvent[]>()
+    for (const fork of forks) {
+      if (out.has(fork)) continue
+      const page: NostrEvent[] = []
+      const timeline = limit > 0 ? this.byFork.get(fork) : undefined
+      if (timeline) {
+        for (const e of timeline.newestFirst()) {
+          page.push(e)
+          if (page.length >= limit) break
+        }
+      }
+      out.set(fork, page)
     }
     return out
   }

@@ -103,6 +103,15 @@ export function checkQuery(q: StoreQuery): void {
   }
 }
 
+/** Throws {@link InvalidQueryError} unless `forks` is an array of GroupKey strings and `limit` a count. */
+export function checkForks(forks: readonly string[], limit: number): void {
+  if (!Array.isArray(forks) || forks.some((f) => typeof f !== 'string' || f === NO_FORK)) {
+    throw new InvalidQueryError('forks must be an array of GroupKey strings')
+  }
+  if (!Number.isSafeInteger(limit) || limit < 0)
+    throw new InvalidQueryError('limit must be a non-negative integer')
+}
+
 /** Whether `event` passes every condition of `q` except `fork` and `limit`. */
 export function matches(event: NostrEvent, q: StoreQuery): boolean {
   if (q.ids && !q.ids.includes(event.id)) return false

@@ -6,9 +6,11 @@ import {
   branded,
   checkEvent,
   checkFork,
+  checkForks,
   checkQuery,
   indexedTags,
   NO_FORK,
+  newestFirst,
   replaceD,
   serializeValue,
   stateFork,
@@ -109,6 +111,7 @@ export class SqliteEventStore implements EventStore {
     unlinkFork: Statement
     dropTags: Statement
     dropEventIfOrphan: Statement
+    newestPerFork: Statement
     get: Statement
     getStateMeta: Statement
     putState: Statement
@@ -138,6 +141,16 @@ export class SqliteEventStore implements EventStore {
       dropEventIfOrphan: p(
         'DELETE FROM events WHERE rowid = ? AND NOT EXISTS (SELECT 1 FROM forks WHERE event = ?)',
       ),
+      // Every fork's newest page in one statement: for each fork (json_each), one range of
+      // forks_timeline from the created_at of its limit-th newest event up. That range can hold a
+      // few more rows when several share that second; the id tie-break and the cut are done in JS.
+      newestPerFork: p(
+        `SELECT j.key, e.json FROM json_each(?) j
+         JOIN forks f ON f.fork = j.value AND f.created_at >= coalesce(
+           (SELECT x.created_at FROM forks x WHERE x.fork = j.value ORDER BY x.created_at DESC LIMIT 1 OFFSET ?),
+           ${Number.MIN_SAFE_INTEGER})
+         JOIN events e ON e.rowid = f.event`,
+      ).raw(),
       get: p('SELECT json FROM events WHERE id = ?'),
       getStateMeta: p('SELECT id, created_at FROM state WHERE relay = ? AND kind = ? AND d = ?'),
       putState: p(
@@ -273,6 +286,23 @@ export class SqliteEventStore implements EventStore {
     }
     const rows = stmt.all(...params) as Row[]
     return rows.map((r) => branded(JSON.parse(r.json)))
+  }
+
+  async newestPerFork(forks: readonly string[], limit: number): Promise<Map<string, NostrEvent[]>> {
+    this.open()
+    checkForks(forks, limit)
+    const unique = [...new Set(forks)]
+    const pages: NostrEvent[][] = unique.map(() => [])
+    if (limit > 0 && unique.length > 0) {
+      const rows = this.sql.newestPerFork.all(JSON.stringify(unique), limit - 1) as [number, string][]
+      // Our own rows: verified when they arrived (decision 10), so parsed and branded, not re-checked.
+      for (const [i, json] of rows) (pages[i] as NostrEvent[]).push(branded(JSON.parse(json)))
+      for (const page of pages) {
+        page.sort(newestFirst)
+        if (page.length > limit) page.length = limit
+      }
+    }
+    return new Map(unique.map((fork, i) => [fork, pages[i] as NostrEvent[]]))
   }
 
   async get(id: string): Promise<NostrEvent | undefined> {
