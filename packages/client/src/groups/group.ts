@@ -100,7 +100,13 @@ export function publishError(result: PublishResult, timeoutMs: number): Error {
 export class Group {
   readonly key: GroupKey
   private readonly timeline: Timeline
-  private window = new TimelineWindow(50)
+  /**
+   * The `previous` window (decision 4), built on first use: a cold start loads thousands of
+   * events that only a send will ever read references from. Until then its input waits in
+   * `windowInput` (bounded: it is folded in whenever it grows past a few windows' worth).
+   */
+  private windowState: TimelineWindow | undefined
+  private windowInput: NostrEvent[] = []
   private readonly state = new Map<number, NostrEvent>()
   /** State events that arrived before the relay key was known. */
   private readonly unverifiedState: NostrEvent[] = []
@@ -309,7 +315,7 @@ export class Group {
     if (tagValue(event, 'h') !== this.key.id.value) return false
     const added = this.timeline.add(event)
     if (added === 'duplicate') return false
-    this.window.push(event)
+    this.feedWindow(event)
     if (event.kind === KINDS.putUser || event.kind === KINDS.removeUser) {
       if (event.tags.some((t) => t[0] === 'p' && t[1] === this.ctx.me)) this.membershipEvents.push(event)
     }
@@ -321,10 +327,43 @@ export class Group {
     return true
   }
 
+  private feedWindow(event: NostrEvent): void {
+    if (this.windowState) this.windowState.push(event)
+    else if (this.windowInput.push(event) > 200) this.window()
+  }
+
+  /** The `previous` window, folding in what arrived since it was last read. */
+  private window(): TimelineWindow {
+    if (!this.windowState) {
+      const w = new TimelineWindow(50)
+      // Newest first (ties: lowest id), the window's own order: once it is full, the rest is older.
+      this.windowInput.sort((a, b) => b.created_at - a.created_at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+      for (const e of this.windowInput) {
+        if (w.size >= w.capacity) break
+        w.push(e)
+      }
+      this.windowInput = []
+      this.windowState = w
+    }
+    return this.windowState
+  }
+
   /** Many events at once (a store page, a fetch): one `updated` for all of them. */
   ingestMany(events: readonly NostrEvent[], opts: { fromStore?: boolean } = {}): number {
     let n = 0
     for (const e of events) if (this.ingest(e, opts)) n++
+    return n
+  }
+
+  /**
+   * A page read back from our own store for this group, newest first (as `EventStore.query` and
+   * `newestPerFork` return it): folded in as `ingest(e, { fromStore: true })` would, with one
+   * `updated` for the page. Stored events were verified when they arrived (decision 10).
+   */
+  ingestStored(newestFirst: readonly NostrEvent[]): number {
+    let n = 0
+    for (let i = newestFirst.length - 1; i >= 0; i--)
+      if (this.ingest(newestFirst[i]!, { fromStore: true })) n++
     return n
   }
 
@@ -536,11 +575,13 @@ export class Group {
     build: (previous: string[] | undefined) => EventTemplate,
   ): Promise<NostrEvent> {
     // The window is read now, synchronously: what we have seen when the user pressed send.
-    let attempt = await this.publishOnce(build(this.window.previousTag(this.ctx.me)))
+    let attempt = await this.publishOnce(build(this.window().previousTag(this.ctx.me)))
     if (!attempt.result.ok && !attempt.result.timedOut && isPreviousRejection(attempt.result.message)) {
       const named = [...attempt.result.message.matchAll(/'([0-9a-f]{1,64})'/g)].map((m) => m[1]!)
       await this.refreshWindow()
-      const fresh = this.window.previousTag(this.ctx.me)?.filter((v) => !named.includes(v))
+      const fresh = this.window()
+        .previousTag(this.ctx.me)
+        ?.filter((v) => !named.includes(v))
       attempt = await this.publishOnce(build(fresh && fresh.length > 1 ? fresh : undefined))
     }
     if (!attempt.result.ok) throw publishError(attempt.result, this.timeout)
@@ -561,7 +602,8 @@ export class Group {
     const fresh = new TimelineWindow(50)
     for (const e of mine) if (e.created_at > boundary) fresh.push(e)
     this.ingestMany(events)
-    this.window = fresh
+    this.windowState = fresh
+    this.windowInput = []
   }
 
   private assertCanSend(kind: number): void {

@@ -152,7 +152,15 @@ export class GroupsRegistry {
       this.listEvent = stored
       this.list = this.withoutLeft(safeParseList(stored))
     }
-    await Promise.all(this.list.keys().map((key) => this.addGroup(key, { fromStore: true })))
+    // Every group's first page in one read (a cold start's main cost), then each group's state.
+    const listed = this.list.keys()
+    const pages = await store.newestPerFork(
+      listed.map((k) => k.toString()),
+      this.opts.initialLimit ?? 50,
+    )
+    await Promise.all(
+      listed.map((key) => this.addGroup(key, { fromStore: true, page: pages.get(key.toString()) })),
+    )
     this.notify()
     if (this.closed) return
     for (const group of this.index.values()) void this.open(group)
@@ -170,7 +178,10 @@ export class GroupsRegistry {
   }
 
   /** Creates the Group entity and loads its cached state and newest timeline from the store. */
-  private async addGroup(key: GroupKey, opts: { fromStore: boolean; relayKey?: string }): Promise<Group> {
+  private async addGroup(
+    key: GroupKey,
+    opts: { fromStore: boolean; relayKey?: string; page?: NostrEvent[] },
+  ): Promise<Group> {
     const existing = this.index.get(key.toString())
     if (existing) return existing
     if (opts.relayKey && !this.relayKeys.has(key.relay)) this.setRelayKey(key.relay, opts.relayKey)
@@ -201,10 +212,10 @@ export class GroupsRegistry {
           store.getState(key.relay, k, key.id.value),
         ),
       ),
-      store.query({ fork, limit }),
+      opts.page ?? store.query({ fork, limit }),
     ])
     for (const e of state) if (e) group.ingest(e, { fromStore: true })
-    group.ingestMany([...timeline].reverse(), { fromStore: true })
+    group.ingestStored(timeline)
     const remembered = this.memberships[key.toString()]
     if (remembered) group.rememberMembership(remembered)
     return group

@@ -178,34 +178,54 @@ export class Timeline {
   private build(event: NostrEvent): Message {
     const cached = this.built.get(event.id)
     if (cached) return cached
-    const replyTo: string[] = []
+    let replyTo: readonly string[] = NO_IDS
     if (event.kind === KINDS.chat) {
+      let ids: string[] | undefined
       for (const t of event.tags) {
-        if ((t[0] === 'q' || t[0] === 'e') && typeof t[1] === 'string' && !replyTo.includes(t[1]))
-          replyTo.push(t[1])
+        const v = t[1]
+        if ((t[0] !== 'q' && t[0] !== 'e') || typeof v !== 'string' || ids?.includes(v)) continue
+        if (ids) ids.push(v)
+        else ids = [v]
       }
+      if (ids) replyTo = Object.freeze(ids)
     }
-    let thread: Message['thread']
+    const reactions = this.foldReactions(event.id)
+    const mine = event.pubkey === this.me
+    // Two literal shapes (with and without `thread`), no spread: a cold start builds thousands.
+    let message: Message
     if (event.kind === KINDS.thread) {
       const list = (this.comments.get(event.id) ?? []).filter((c) => !this.deleted.has(c.id))
-      thread = {
+      const thread = Object.freeze({
         title: event.tags.find((t) => t[0] === 'title')?.[1] ?? '',
         comments: list.length,
         lastCommentAt: list[list.length - 1]?.created_at,
+      })
+      message = {
+        id: event.id,
+        kind: event.kind,
+        pubkey: event.pubkey,
+        createdAt: event.created_at,
+        content: event.content,
+        event,
+        mine,
+        replyTo,
+        reactions,
+        thread,
+      }
+    } else {
+      message = {
+        id: event.id,
+        kind: event.kind,
+        pubkey: event.pubkey,
+        createdAt: event.created_at,
+        content: event.content,
+        event,
+        mine,
+        replyTo,
+        reactions,
       }
     }
-    const message: Message = Object.freeze({
-      id: event.id,
-      kind: event.kind,
-      pubkey: event.pubkey,
-      createdAt: event.created_at,
-      content: event.content,
-      event,
-      mine: event.pubkey === this.me,
-      replyTo: Object.freeze(replyTo),
-      reactions: this.foldReactions(event.id),
-      ...(thread ? { thread: Object.freeze(thread) } : {}),
-    })
+    Object.freeze(message)
     this.built.set(event.id, message)
     return message
   }
@@ -272,3 +292,4 @@ export class Timeline {
 }
 
 const EMPTY: readonly Reaction[] = Object.freeze([])
+const NO_IDS: readonly string[] = Object.freeze([])
