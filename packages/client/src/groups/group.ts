@@ -10,7 +10,7 @@ import {
   type Membership,
   TimelineWindow,
 } from '@roost/nip29'
-import { threadReadMark, unreadCount } from '@roost/read-state'
+import { threadReadMark } from '@roost/read-state'
 import type { EventTemplate, NostrEvent } from 'nostr-tools/core'
 import {
   AuthRequiredError,
@@ -138,7 +138,7 @@ export class Group {
     private readonly ctx: GroupContext,
   ) {
     this.key = key
-    this.timeline = new Timeline(ctx.me, (pk) => this.isModerator(pk))
+    this.timeline = new Timeline(ctx.me, (pk) => this.isModerator(pk), key.toString())
     this.unsubscribeReadState = ctx.readState?.subscribe(() => this.changed())
   }
 
@@ -481,14 +481,10 @@ export class Group {
     const channel = this.key.toString()
     const contexts = rs.contexts
     if (!contexts) return { messages: this.timeline.countAfter(rs.frontier(channel)), threads: NO_THREADS }
-    const { messages, threads } = unreadCount({
-      channel,
-      me: this.ctx.me,
-      contexts,
-      topLevel: this.timeline.messages(),
-      threads: this.timeline.threads().map((t) => ({ root: t.root.id, replies: t.comments })),
-    })
-    return { messages, threads: Object.freeze(threads) }
+    // Incremental (UnreadIndex over the rendered row set): another device's blob recounts in
+    // O(log n + unread) per group instead of a pass over every message.
+    const { messages, threads } = this.timeline.unreadCount(contexts)
+    return { messages, threads: threads.length ? Object.freeze(threads) : NO_THREADS }
   }
 
   /** The parent of a read-state context in this group (`thread:<root>` → channel, `msg:<id>` → thread or channel). */

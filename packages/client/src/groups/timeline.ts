@@ -1,4 +1,5 @@
 import { KINDS } from '@roost/nip29'
+import { type Contexts, type UnreadCount, UnreadIndex } from '@roost/read-state'
 import type { NostrEvent } from 'nostr-tools/core'
 import type { Message, Reaction, Thread } from './types'
 
@@ -65,10 +66,45 @@ export class Timeline {
   private cachedMessages: { version: number; value: readonly Message[] } | undefined
   private cachedThreads: { version: number; value: readonly Thread[] } | undefined
 
+  /**
+   * The unread index of exactly the rows `messages()` and `threads()` show (decision k): visible
+   * top-level rows, and visible comments of visible kind 11 roots. Kept in step on every add and
+   * deletion, so a recount after a read-state change costs a binary search, not a pass.
+   */
+  private readonly unread: UnreadIndex
+
+  /** `channel` is the read-state context of this timeline (the GroupKey string). */
   constructor(
     private readonly me: string,
     private readonly isModerator: (pubkey: string) => boolean,
-  ) {}
+    channel = '',
+  ) {
+    this.unread = new UnreadIndex(channel, me)
+  }
+
+  /**
+   * Unread rows and threads for the merged read state, by the hierarchical rule of
+   * `@roost/read-state` (`unreadCount` over `messages()` and `threads()` gives the same answer;
+   * here thread roots come in `threads()` order).
+   */
+  unreadCount(contexts: Contexts): UnreadCount {
+    const counted = this.unread.count(contexts)
+    if (counted.threads.length < 2) return counted
+    const roots = new Set(counted.threads)
+    const threads = this.threads()
+      .filter((t) => roots.has(t.root.id))
+      .map((t) => t.root.id)
+    return { ...counted, threads }
+  }
+
+  private visibleThreadRoot(id: string | undefined): boolean {
+    if (id === undefined || this.deleted.has(id)) return false
+    return this.rowIds.get(id)?.kind === KINDS.thread
+  }
+
+  private indexComment(comment: NostrEvent, root: string): void {
+    this.unread.add({ id: comment.id, createdAt: comment.created_at, pubkey: comment.pubkey, root })
+  }
 
   /** Number of distinct events added (any kind). */
   get size(): number {
@@ -112,6 +148,13 @@ export class Timeline {
       insertSorted(this.rows, event)
       this.rowIds.set(event.id, event)
       if (this.authorDeletes.get(event.id) === event.pubkey) this.deleted.add(event.id)
+      if (!this.deleted.has(event.id)) {
+        this.unread.add({ id: event.id, createdAt: event.created_at, pubkey: event.pubkey })
+        if (kind === KINDS.thread) {
+          for (const c of this.comments.get(event.id) ?? [])
+            if (!this.deleted.has(c.id)) this.indexComment(c, event.id)
+        }
+      }
       this.touch()
       return 'row'
     }
@@ -137,6 +180,7 @@ export class Timeline {
       }
       insertSorted(list, event)
       this.commentIds.set(event.id, event)
+      if (!this.deleted.has(event.id) && this.visibleThreadRoot(root)) this.indexComment(event, root)
       this.invalidate(root)
       return 'comment'
     }
@@ -161,6 +205,10 @@ export class Timeline {
   delete(id: string): void {
     if (this.deleted.has(id)) return
     this.deleted.add(id)
+    this.unread.remove(id)
+    if (this.rowIds.get(id)?.kind === KINDS.thread) {
+      for (const c of this.comments.get(id) ?? []) this.unread.remove(c.id)
+    }
     const comment = this.commentIds.get(id)
     if (comment) this.invalidate(comment.tags.find((t) => t[0] === 'E')?.[1] ?? id)
     this.invalidate(id)
