@@ -270,7 +270,9 @@ export function GroupView(props: {
             : detail.access.status === 'member' ||
                 (detail.metadataKnown && !(detail.flags.private || detail.flags.closed))
               ? 'No messages yet. Say hello!'
-              : 'Join this group to see its messages.'
+              : detail.access.status === 'pending'
+                ? 'Messages appear here once an admin lets you in.'
+                : 'Join this group to see its messages.'
         }
       />
       <Composer
