@@ -7,6 +7,13 @@ import type { DemoInfo } from './relay'
 
 const USERS = ['alice', 'bob', 'carol'] as const
 
+/** Kind 0 profiles, so the demo history shows names rather than npubs. */
+const PROFILES: Record<(typeof USERS)[number], { name: string; about: string }> = {
+  alice: { name: 'Alice', about: 'Admin of the demo groups.' },
+  bob: { name: 'Bob', about: 'A member of every demo group.' },
+  carol: { name: 'Carol', about: 'Hangs out in General.' },
+}
+
 const HISTORY: [user: number, text: string][] = [
   [0, 'Welcome to Roost! This is the general channel.'],
   [1, 'Hi everyone 👋'],
@@ -17,7 +24,8 @@ const HISTORY: [user: number, text: string][] = [
 
 /**
  * Seeds the demo groups, once: `general` (open, with a short history), `design` (closed; an invite
- * code is kept and returned) and `private` (private and closed). Demo users' keys live in the database.
+ * code is kept and returned) and `private` (private and closed). Demo users' keys live in the database,
+ * and each gets a kind 0 profile once.
  */
 export function seedDemo(engine: Engine): DemoInfo {
   const get = (k: string) => engine.db.getMeta(k)
@@ -25,6 +33,17 @@ export function seedDemo(engine: Engine): DemoInfo {
   const keys = USERS.map((name) => keptKey(get, set, `demo_key_${name}`))
   const pubkeys = keys.map((k) => getPublicKey(k))
   const [alice, bob, carol] = pubkeys as [string, string, string]
+  if (!get('demo_profiles')) {
+    engine.trusted(
+      USERS.map((name, i) =>
+        finalizeEvent(
+          { kind: 0, created_at: engine.now(), content: JSON.stringify(PROFILES[name]), tags: [] },
+          keys[i] as Uint8Array,
+        ),
+      ),
+    )
+    set('demo_profiles', '1')
+  }
   if (!engine.groups.has('general')) {
     engine.createGroup({
       id: 'general',

@@ -17,6 +17,8 @@ describe('demo seed', () => {
     expect(history.events.length).toBeGreaterThanOrEqual(3)
     const users = new Set(r.demo?.users.map((u) => u.pubkey))
     for (const e of history.events) expect(users.has(e.pubkey)).toBe(true)
+    const profiles = await fetch(c, [{ kinds: [0], authors: [...users] }])
+    expect(profiles.events.map((e) => JSON.parse(e.content).name).sort()).toEqual(['Alice', 'Bob', 'Carol'])
     const listing = await fetch(c, [{ kinds: [39000] }])
     expect(listing.events.map((e) => e.tags[0]![1]).sort()).toEqual(['design', 'general', 'private'])
     // A newcomer can join design with the printed code.
@@ -37,6 +39,9 @@ describe('demo seed', () => {
     expect(second.demo).toEqual(info)
     const c2 = await connect(second.url)
     expect((await fetch(c2, [{ '#h': ['general'] }])).events.length).toBe(count)
+    const profiles = await fetch(c2, [{ kinds: [0] }])
+    expect(profiles.events).toHaveLength(3)
+    expect(new Set(profiles.events.map((e) => e.pubkey))).toEqual(new Set(info?.users.map((u) => u.pubkey)))
   })
 
   it('prints a fresh invite code once the previous one was used', async () => {
