@@ -1,22 +1,40 @@
 import { finalizeEvent, generateSecretKey } from 'nostr-tools/pure'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { GroupSnapshot, ReadStateSource } from '../src'
-import { groupCode, Harness, until } from './helpers'
+import type { Group, GroupSnapshot, ReadStateSource } from '../src'
+import { groupCode, Harness, until as untilWithin } from './helpers'
 
 const h = new Harness()
+
+/**
+ * Everything here awaits the state itself (`until` re-checks on each group event). Deadlines are
+ * only diagnostics, kept well inside the test timeout: on a loaded machine a round trip can take
+ * seconds, and a 3 s publish or EOSE deadline, or a 5 s wait, would fail a test that is fine.
+ */
+const PATIENCE = 15_000
+const until = (group: Group, predicate: (s: GroupSnapshot) => boolean) =>
+  untilWithin(group, predicate, PATIENCE)
+const client = (opts: Parameters<Harness['roost']>[0] = {}) =>
+  h.roost({ ...opts, pool: { publishTimeout: PATIENCE, eoseTimeout: PATIENCE, ...opts.pool } })
 afterEach(() => h.close())
 
 describe('admins', () => {
   it('create a group (9007, 9002, join), add and remove members, edit metadata, delete, invite', async () => {
     const relay = await h.relay({ profile: 'strict' })
-    const admin = h.roost()
-    const bob = h.roost()
-    const carol = h.roost()
+    const admin = client()
+    const bob = client()
+    const carol = client()
     const bobPk = await bob.signer.getPublicKey()
     const adminPk = await admin.signer.getPublicKey()
     const g = await admin.groups.create(relay.url, { name: 'Book club', about: 'Monthly', closed: true })
     expect(g.key.id.value).toMatch(/^[a-z0-9]{12}$/)
-    await until(g, (s) => s.membership.status === 'member' && s.admins?.contains(adminPk) === true)
+    // The 9002's 39000 is awaited too, not assumed to have arrived with the join.
+    await until(
+      g,
+      (s) =>
+        s.membership.status === 'member' &&
+        s.admins?.contains(adminPk) === true &&
+        s.metadata?.name === 'Book club',
+    )
     expect(g.snapshot().metadata).toMatchObject({
       name: 'Book club',
       about: 'Monthly',
@@ -51,7 +69,7 @@ describe('admins', () => {
     const id = await relay.createGroup({ name: 'History' })
     const writer = generateSecretKey()
     const base = Math.floor(Date.now() / 1000) - 1000
-    const seed = h.roost()
+    const seed = client()
     const total = 160
     for (let i = 0; i < total; i += 40) {
       const batch = Array.from({ length: 40 }, (_, j) =>
@@ -60,7 +78,7 @@ describe('admins', () => {
       const results = await Promise.all(batch.map((e) => seed.pool.publish([relay.url], e)))
       expect(results.every(([r]) => r!.ok)).toBe(true)
     }
-    const reader = h.roost()
+    const reader = client()
     const g = await reader.groups.join(groupCode(relay, id))
     const contents = (s: GroupSnapshot) => s.messages.map((m) => m.content)
     const first = await until(g, (s) => !s.loading && s.messages.length > 0)
@@ -89,8 +107,8 @@ describe('admins', () => {
         return () => listeners.delete(l)
       },
     }
-    const reader = h.roost({ readState })
-    const writer = h.roost()
+    const reader = client({ readState })
+    const writer = client()
     const g = await reader.groups.join(groupCode(relay, id))
     const w = await writer.groups.join(groupCode(relay, id))
     await until(g, (s) => !s.loading)

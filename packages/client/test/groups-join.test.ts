@@ -1,21 +1,32 @@
 import { GroupMetadata } from '@roost/nip29'
 import type { RelayProfile } from '@roost/relay'
 import { afterEach, describe, expect, it } from 'vitest'
-import { AuthRequiredError } from '../src'
-import { groupCode, Harness, until } from './helpers'
+import { AuthRequiredError, type Group, type GroupSnapshot } from '../src'
+import { groupCode, Harness, until as untilWithin } from './helpers'
 
 const h = new Harness()
+
+/**
+ * Everything here awaits the state itself (`until` re-checks on each group event). Deadlines are
+ * only diagnostics, kept well inside the test timeout: on a loaded machine a round trip can take
+ * seconds, and a 3 s publish or EOSE deadline, or a 5 s wait, would fail a test that is fine.
+ */
+const PATIENCE = 15_000
+const until = (group: Group, predicate: (s: GroupSnapshot) => boolean) =>
+  untilWithin(group, predicate, PATIENCE)
+const client = (opts: Parameters<Harness['roost']>[0] = {}) =>
+  h.roost({ ...opts, pool: { publishTimeout: PATIENCE, eoseTimeout: PATIENCE, ...opts.pool } })
 afterEach(() => h.close())
 
 describe('joining', () => {
   it('joins an open group, and two clients see each other’s messages live', async () => {
     const relay = await h.relay()
     const id = await relay.createGroup({ name: 'Open', closed: false })
-    const alice = h.roost()
-    const bob = h.roost()
+    const alice = client()
+    const bob = client()
     const a = await alice.groups.join(groupCode(relay, id))
     const b = await bob.groups.join(groupCode(relay, id))
-    await until(a, (s) => s.membership.status === 'member')
+    await until(a, (s) => s.membership.status === 'member' && s.metadata !== undefined)
     await until(b, (s) => s.membership.status === 'member')
     expect(a.snapshot().metadata?.name).toBe('Open')
     expect(a.snapshot().relayKey).toBe(relay.pubkey)
@@ -52,7 +63,7 @@ describe('joining', () => {
     it(`closed group on ${profile}: without a code → ${without}; with a code → member`, async () => {
       const relay = await h.relay({ profile })
       const id = await relay.createGroup({ name: 'Closed', closed: true })
-      const carol = h.roost()
+      const carol = client()
       const g = await carol.groups.join(groupCode(relay, id))
       const s = g.snapshot()
       expect(s.membership.status).toBe(without)
@@ -61,6 +72,7 @@ describe('joining', () => {
       if (profile === 'relay29' || profile === 'zooid') return // relay29 rejects invite codes, zooid ignores them
 
       const code = await relay.createInvite(id)
+      await until(g, (s) => s.metadata !== undefined) // the 39000 may still be on its way
       const meta = GroupMetadata.parse(g.metadataEvent!)
       const again = await carol.groups.join(meta.naddr(relay.url, code))
       expect(again).toBe(g)
@@ -73,7 +85,7 @@ describe('joining', () => {
     const relay = await h.relay({ profile: 'zooid' })
     expect(relay.ownerPubkey).not.toBe(relay.pubkey)
     const id = await relay.createGroup({ name: 'Zoo' })
-    const erin = h.roost()
+    const erin = client()
     const g = await erin.groups.join(groupCode(relay, id))
     await until(g, (s) => s.membership.status === 'member' && s.metadata?.name === 'Zoo')
     expect(g.snapshot().relayKey).toBe(relay.pubkey)
@@ -85,7 +97,7 @@ describe('joining', () => {
     const relay = await h.relay({ profile: 'pyramid' })
     const id = await relay.createGroup({ name: 'Hidden', hidden: true, private: true, closed: true })
     const code = await relay.createInvite(id)
-    const fay = h.roost()
+    const fay = client()
     const g = await fay.groups.join(groupCode(relay, id))
     expect(g.snapshot().metadata).toBeUndefined()
     expect(g.snapshot().membership.status).toBe('refused')
@@ -98,7 +110,7 @@ describe('joining', () => {
     const relay = await h.relay({ profile: 'strict' })
     await relay.createGroup({ id: 'books', name: 'Books' })
     await relay.createGroup({ id: 'films', name: 'Films' })
-    const hank = h.roost()
+    const hank = client()
     const found = await hank.groups.browse(relay.url)
     expect(found.map((m) => [m.id, m.name]).sort()).toEqual([
       ['books', 'Books'],
@@ -112,7 +124,7 @@ describe('joining', () => {
   it('with NIP-42 policy never, every refusal is visible: the REQ, the join and the send', async () => {
     const relay = await h.relay({ profile: 'zooid' }) // AUTH for everything
     const id = await relay.createGroup({ name: 'Zoo' })
-    const gus = h.roost({ pool: { authPolicy: () => 'never' } })
+    const gus = client({ pool: { authPolicy: () => 'never' } })
     const g = await gus.groups.join(groupCode(relay, id))
     const s = await until(g, (s) => s.refused !== undefined)
     expect(s.refused).toMatch(/^auth-required: /)
@@ -125,17 +137,17 @@ describe('joining', () => {
 
   it('joins a private group through NIP-42: the refused REQ is authenticated and retried', async () => {
     const relay = await h.relay({ profile: 'strict' })
-    const dave = h.roost()
+    const dave = client()
     const davePk = await dave.signer.getPublicKey()
     const id = await relay.createGroup({ name: 'Secret', private: true, closed: true })
     const code = await relay.createInvite(id)
-    const outsider = h.roost()
+    const outsider = client()
     const o = await outsider.groups.join(groupCode(relay, id))
     await until(o, (s) => s.refused !== undefined || s.membership.status === 'refused')
     expect(o.snapshot().messages).toHaveLength(0)
 
     const g = await dave.groups.join(groupCode(relay, id), { code })
-    await until(g, (s) => s.membership.status === 'member' && !s.loading)
+    await until(g, (s) => s.membership.status === 'member' && !s.loading && s.metadata !== undefined)
     expect(dave.pool.authState(relay.url)).toBe('authenticated')
     expect(g.snapshot().metadata?.private).toBe(true)
     await g.sendMessage('only members read this')

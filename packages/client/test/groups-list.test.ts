@@ -1,11 +1,25 @@
 import { join } from 'node:path'
 import { GroupList, KINDS } from '@roost/nip29'
+import type { NostrEvent } from 'nostr-tools/core'
 import { afterEach, describe, expect, it } from 'vitest'
-import { LocalSigner, MemoryEventStore } from '../src'
+import { type Group, type GroupSnapshot, LocalSigner, MemoryEventStore } from '../src'
 import { SqliteEventStore } from '../src/sqlite'
-import { groupCode, Harness, until, untilRegistry } from './helpers'
+import { groupCode, Harness, untilRegistry as untilRegistryWithin, until as untilWithin } from './helpers'
 
 const h = new Harness()
+
+/**
+ * Everything here awaits the state itself (`until` re-checks on each group event). Deadlines are
+ * only diagnostics, kept well inside the test timeout: on a loaded machine a round trip can take
+ * seconds, and a 3 s publish or EOSE deadline, or a 5 s wait, would fail a test that is fine.
+ */
+const PATIENCE = 15_000
+const until = (group: Group, predicate: (s: GroupSnapshot) => boolean) =>
+  untilWithin(group, predicate, PATIENCE)
+const untilRegistry = (roost: Parameters<typeof untilRegistryWithin>[0], predicate: () => boolean) =>
+  untilRegistryWithin(roost, predicate, PATIENCE)
+const client = (opts: Parameters<Harness['roost']>[0] = {}) =>
+  h.roost({ ...opts, pool: { publishTimeout: PATIENCE, eoseTimeout: PATIENCE, ...opts.pool } })
 afterEach(() => h.close())
 
 const keys = (r: { groups: { groups(): readonly { key: { toString(): string } }[] } }) =>
@@ -23,10 +37,10 @@ describe('the account’s group list (10009)', () => {
     )
     const code = (id: string) => groupCode(groups, id!)
     const signer = LocalSigner.generate()
-    const phone = h.roost({ signer, relays: [home.url] })
+    const phone = client({ signer, relays: [home.url] })
     await phone.groups.join(code(g1!))
 
-    const laptop = h.roost({ signer: LocalSigner.fromSecret(signer.nsec()), relays: [home.url] })
+    const laptop = client({ signer: LocalSigner.fromSecret(signer.nsec()), relays: [home.url] })
     await untilRegistry(laptop, () => keys(laptop).includes(code(g1!))) // learnt from the phone's list
     await laptop.groups.join(code(g2!))
     await untilRegistry(phone, () => keys(phone).includes(code(g2!))) // merged, and subscribed
@@ -45,16 +59,25 @@ describe('the account’s group list (10009)', () => {
 
     // and the newest list on the relay names every group nobody left
     const pk = await signer.getPublicKey()
-    let newest: string[] = []
-    for (let attempt = 0; attempt < 20; attempt++) {
-      const lists = await phone.pool.fetch(
-        [home.url],
-        [{ kinds: [KINDS.groupList], authors: [pk], limit: 1 }],
-      )
-      newest = (lists[0]?.tags ?? []).filter((t) => t[0] === 'group').map((t) => `${t[2]}'${t[1]}`)
-      if (expected.every((k) => newest.includes(k))) break
-      await Promise.all([phone.groups.idle(), laptop.groups.idle()])
-    }
+    // Await the list itself: the devices merge and republish in turn, each a round trip.
+    const named = (e: NostrEvent) => e.tags.filter((t) => t[0] === 'group').map((t) => `${t[2]}'${t[1]}`)
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('no list naming every group')), PATIENCE)
+      const sub = phone.pool.subscribe(home.url, [{ kinds: [KINDS.groupList], authors: [pk] }], {
+        onevent: (e) => {
+          if (!expected.every((k) => named(e).includes(k))) return
+          clearTimeout(timer)
+          sub.close()
+          resolve()
+        },
+      })
+    })
+    await Promise.all([phone.groups.idle(), laptop.groups.idle()])
+    const [latest] = await phone.pool.fetch(
+      [home.url],
+      [{ kinds: [KINDS.groupList], authors: [pk], limit: 1 }],
+    )
+    const newest = latest ? named(latest) : []
     expect(newest).toEqual(expect.arrayContaining(expected))
   })
 
@@ -68,7 +91,7 @@ describe('the account’s group list (10009)', () => {
     const b = await relayB.createGroup({ name: 'Beta' })
     const c = await relayB.createGroup({ name: 'Gamma' })
     const signer = LocalSigner.generate()
-    const first = h.roost({ signer, relays: [home.url], store: SqliteEventStore.open(path) })
+    const first = client({ signer, relays: [home.url], store: SqliteEventStore.open(path) })
     const sent: Record<string, string> = {}
     for (const code of [groupCode(relayA, a), groupCode(relayB, b), groupCode(relayB, c)]) {
       const g = await first.groups.join(code)
@@ -78,7 +101,7 @@ describe('the account’s group list (10009)', () => {
     await first.close()
     await Promise.all([home.close(), relayA.close(), relayB.close()]) // no network at all from here on
 
-    const second = h.roost({ signer, relays: [home.url], store: SqliteEventStore.open(path) })
+    const second = client({ signer, relays: [home.url], store: SqliteEventStore.open(path) })
     await second.groups.ready
     expect(keys(second)).toEqual(Object.keys(sent).sort())
     for (const [code, id] of Object.entries(sent)) {
@@ -101,7 +124,7 @@ describe('the account’s group list (10009)', () => {
       list = list.upsert({ id, relay: relay.url })
     }
     await store.add(await signer.signEvent(list.toTemplate(1)))
-    const alice = h.roost({ signer, store })
+    const alice = client({ signer, store })
     await alice.groups.ready
     expect(alice.groups.groups()).toHaveLength(40)
     await Promise.all(
@@ -114,7 +137,7 @@ describe('the account’s group list (10009)', () => {
     const relay = await h.relay()
     const id = await relay.createGroup({ name: 'Transient' })
     const store = SqliteEventStore.open(join(h.tmp(), 'c.db'))
-    const alice = h.roost({ store })
+    const alice = client({ store })
     const g = await alice.groups.join(groupCode(relay, id))
     await until(g, (s) => s.membership.status === 'member')
     await g.sendMessage('soon gone')

@@ -2,9 +2,21 @@ import { join } from 'node:path'
 import { bytesToHex } from '@noble/hashes/utils.js'
 import { generateSecretKey } from 'nostr-tools/pure'
 import { afterEach, describe, expect, it } from 'vitest'
-import { type Gate, gatedWebSocket, groupCode, Harness, until } from './helpers'
+import type { Group, GroupSnapshot } from '../src'
+import { type Gate, gatedWebSocket, groupCode, Harness, until as untilWithin } from './helpers'
 
 const h = new Harness()
+
+/**
+ * Everything here awaits the state itself (`until` re-checks on each group event). Deadlines are
+ * only diagnostics, kept well inside the test timeout: on a loaded machine a round trip can take
+ * seconds, and a 3 s publish or EOSE deadline, or a 5 s wait, would fail a test that is fine.
+ */
+const PATIENCE = 15_000
+const until = (group: Group, predicate: (s: GroupSnapshot) => boolean) =>
+  untilWithin(group, predicate, PATIENCE)
+const client = (opts: Parameters<Harness['roost']>[0] = {}) =>
+  h.roost({ ...opts, pool: { publishTimeout: PATIENCE, eoseTimeout: PATIENCE, ...opts.pool } })
 afterEach(() => h.close())
 
 describe('outages', () => {
@@ -19,8 +31,8 @@ describe('outages', () => {
 
     // Alice's network stays down after the relay restarts, until the burst below is over.
     const gate: Gate = { offline: false }
-    const alice = h.roost({ pool: { websocket: gatedWebSocket(gate) } })
-    const bob = h.roost()
+    const alice = client({ pool: { websocket: gatedWebSocket(gate) } })
+    const bob = client()
     const a1 = await alice.groups.join(groupCode(first, g1))
     const a2 = await alice.groups.join(groupCode(first, g2))
     const b1 = await bob.groups.join(groupCode(first, g1))
@@ -50,12 +62,10 @@ describe('outages', () => {
     const s1 = await until(
       a1,
       (s) => s.messages.filter((m) => m.content.startsWith('one during')).length === 110,
-      8000,
     )
     const s2 = await until(
       a2,
       (s) => s.messages.filter((m) => m.content.startsWith('two during')).length === 5,
-      8000,
     )
     expect(s1.messages.some((m) => m.content.startsWith('two'))).toBe(false)
     expect(s2.messages.some((m) => m.content.startsWith('one'))).toBe(false)
@@ -73,7 +83,7 @@ describe('outages', () => {
     const relayB = await h.relay()
     await relayA.createGroup({ id: 'general', name: 'General on A' })
     await relayB.createGroup({ id: 'general', name: 'General on B' })
-    const alice = h.roost()
+    const alice = client()
     const ga = await alice.groups.join(groupCode(relayA, 'general'))
     const gb = await alice.groups.join(groupCode(relayB, 'general'))
     expect(ga).not.toBe(gb)

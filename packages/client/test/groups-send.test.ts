@@ -1,10 +1,28 @@
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { CannotSendError, PublishRefusedError } from '../src'
+import { CannotSendError, type Group, type GroupSnapshot, PublishRefusedError } from '../src'
 import { SqliteEventStore } from '../src/sqlite'
-import { groupCode, Harness, recordingWebSocket, refusals, until, type WireLog } from './helpers'
+import {
+  groupCode,
+  Harness,
+  recordingWebSocket,
+  refusals,
+  until as untilWithin,
+  type WireLog,
+} from './helpers'
 
 const h = new Harness()
+
+/**
+ * Everything here awaits the state itself (`until` re-checks on each group event). Deadlines are
+ * only diagnostics, kept well inside the test timeout: on a loaded machine a round trip can take
+ * seconds, and a 3 s publish or EOSE deadline, or a 5 s wait, would fail a test that is fine.
+ */
+const PATIENCE = 15_000
+const until = (group: Group, predicate: (s: GroupSnapshot) => boolean) =>
+  untilWithin(group, predicate, PATIENCE)
+const client = (opts: Parameters<Harness['roost']>[0] = {}) =>
+  h.roost({ ...opts, pool: { publishTimeout: PATIENCE, eoseTimeout: PATIENCE, ...opts.pool } })
 afterEach(() => h.close())
 
 describe('sending', () => {
@@ -17,11 +35,11 @@ describe('sending', () => {
     const relay = await h.relay({ profile: 'relay29', clock })
     const id = await relay.createGroup({ name: 'Busy' })
     const path = join(h.tmp(), 'alice.db')
-    const bob = h.roost({ clock })
+    const bob = client({ clock })
     const b = await bob.groups.join(groupCode(relay, id))
     await until(b, (s) => s.membership.status === 'member')
 
-    const alice1 = h.roost({ clock, store: SqliteEventStore.open(path) })
+    const alice1 = client({ clock, store: SqliteEventStore.open(path) })
     const a1 = await alice1.groups.join(groupCode(relay, id))
     await until(a1, (s) => s.membership.status === 'member')
     for (let i = 0; i < 3; i++) {
@@ -38,7 +56,7 @@ describe('sending', () => {
     }
 
     const log: WireLog = { sent: [], received: [] }
-    const alice2 = h.roost({
+    const alice2 = client({
       clock,
       signer: alice1.signer,
       store: SqliteEventStore.open(path),
@@ -67,7 +85,7 @@ describe('sending', () => {
     const relay = await h.relay({ profile: 'strict', lateWindow: 60 })
     const id = await relay.createGroup({ name: 'Clock' })
     let skew = 0
-    const erin = h.roost({ clock: () => Math.floor(Date.now() / 1000) - skew })
+    const erin = client({ clock: () => Math.floor(Date.now() / 1000) - skew })
     const g = await erin.groups.join(groupCode(relay, id))
     await until(g, (s) => s.membership.status === 'member')
     skew = 3600
@@ -82,7 +100,7 @@ describe('sending', () => {
     const relay = await h.relay({ profile: 'strict' })
     const noChat = await relay.createGroup({ name: 'Threads only', supportedKinds: [11, 1111, 7] })
     const restricted = await relay.createGroup({ name: 'Announcements', restricted: true, closed: true })
-    const frank = h.roost()
+    const frank = client()
     const g1 = await frank.groups.join(groupCode(relay, noChat))
     await until(g1, (s) => s.metadata !== undefined && s.membership.status === 'member')
     expect(g1.canSend()).toEqual({ ok: false, reason: 'unsupported-kind', detail: expect.any(String) })
@@ -99,7 +117,7 @@ describe('sending', () => {
     expect(t.messages.map((m) => m.kind)).toEqual([11]) // comments live in the thread, not the channel
 
     const g2 = await frank.groups.join(groupCode(relay, restricted))
-    const s2 = g2.snapshot()
+    const s2 = await until(g2, (s) => s.metadata !== undefined) // canSend reads `restricted` from it
     expect(s2.membership.status).toBe('refused')
     expect(s2.canSend).toEqual({
       ok: false,
