@@ -68,19 +68,18 @@ export class Timeline {
 
   /**
    * The unread index of exactly the rows `messages()` and `threads()` show (decision k): visible
-   * top-level rows, and visible comments of visible kind 11 roots. Kept in step on every add and
+   * top-level rows, and visible comments of visible kind 11 roots. Built on the first count (a
+   * cold start without read state never pays for it), then kept in step on every add and
    * deletion, so a recount after a read-state change costs a binary search, not a pass.
    */
-  private readonly unread: UnreadIndex
+  private unread: UnreadIndex | undefined
 
   /** `channel` is the read-state context of this timeline (the GroupKey string). */
   constructor(
     private readonly me: string,
     private readonly isModerator: (pubkey: string) => boolean,
-    channel = '',
-  ) {
-    this.unread = new UnreadIndex(channel, me)
-  }
+    private readonly channel = '',
+  ) {}
 
   /**
    * Unread rows and threads for the merged read state, by the hierarchical rule of
@@ -88,7 +87,7 @@ export class Timeline {
    * here thread roots come in `threads()` order).
    */
   unreadCount(contexts: Contexts): UnreadCount {
-    const counted = this.unread.count(contexts)
+    const counted = this.unreadIndex().count(contexts)
     if (counted.threads.length < 2) return counted
     const roots = new Set(counted.threads)
     const threads = this.threads()
@@ -97,13 +96,30 @@ export class Timeline {
     return { ...counted, threads }
   }
 
+  private unreadIndex(): UnreadIndex {
+    if (!this.unread) {
+      const index = new UnreadIndex(this.channel, this.me)
+      for (const row of this.rows) {
+        if (this.deleted.has(row.id)) continue
+        index.add({ id: row.id, createdAt: row.created_at, pubkey: row.pubkey })
+        if (row.kind !== KINDS.thread) continue
+        for (const c of this.comments.get(row.id) ?? []) {
+          if (!this.deleted.has(c.id))
+            index.add({ id: c.id, createdAt: c.created_at, pubkey: c.pubkey, root: row.id })
+        }
+      }
+      this.unread = index
+    }
+    return this.unread
+  }
+
   private visibleThreadRoot(id: string | undefined): boolean {
     if (id === undefined || this.deleted.has(id)) return false
     return this.rowIds.get(id)?.kind === KINDS.thread
   }
 
   private indexComment(comment: NostrEvent, root: string): void {
-    this.unread.add({ id: comment.id, createdAt: comment.created_at, pubkey: comment.pubkey, root })
+    this.unread?.add({ id: comment.id, createdAt: comment.created_at, pubkey: comment.pubkey, root })
   }
 
   /** Number of distinct events added (any kind). */
@@ -148,7 +164,7 @@ export class Timeline {
       insertSorted(this.rows, event)
       this.rowIds.set(event.id, event)
       if (this.authorDeletes.get(event.id) === event.pubkey) this.deleted.add(event.id)
-      if (!this.deleted.has(event.id)) {
+      if (this.unread && !this.deleted.has(event.id)) {
         this.unread.add({ id: event.id, createdAt: event.created_at, pubkey: event.pubkey })
         if (kind === KINDS.thread) {
           for (const c of this.comments.get(event.id) ?? [])
@@ -180,7 +196,8 @@ export class Timeline {
       }
       insertSorted(list, event)
       this.commentIds.set(event.id, event)
-      if (!this.deleted.has(event.id) && this.visibleThreadRoot(root)) this.indexComment(event, root)
+      if (this.unread && !this.deleted.has(event.id) && this.visibleThreadRoot(root))
+        this.indexComment(event, root)
       this.invalidate(root)
       return 'comment'
     }
@@ -205,9 +222,11 @@ export class Timeline {
   delete(id: string): void {
     if (this.deleted.has(id)) return
     this.deleted.add(id)
-    this.unread.remove(id)
-    if (this.rowIds.get(id)?.kind === KINDS.thread) {
-      for (const c of this.comments.get(id) ?? []) this.unread.remove(c.id)
+    if (this.unread) {
+      this.unread.remove(id)
+      if (this.rowIds.get(id)?.kind === KINDS.thread) {
+        for (const c of this.comments.get(id) ?? []) this.unread.remove(c.id)
+      }
     }
     const comment = this.commentIds.get(id)
     if (comment) this.invalidate(comment.tags.find((t) => t[0] === 'E')?.[1] ?? id)
