@@ -168,6 +168,32 @@ export function storeContract(name: string, opts: ContractOptions): void {
       expect(await store.getState(RELAY, 39000, 'other')).toBeUndefined()
     })
 
+    it('statePerFork gives every group’s stored state at once, as getState would, in kind order', async () => {
+      const store = await fresh()
+      const members = sign(39002, { tags: [['d', 'general']], createdAt: 300 })
+      const old = sign(39000, { tags: [['d', 'general']], createdAt: 100, content: 'old' })
+      const meta = sign(39000, { tags: [['d', 'general']], createdAt: 200 })
+      const admins = sign(39001, { tags: [['d', 'general']] })
+      const random = sign(39000, { tags: [['d', 'random']] })
+      for (const e of [members, old, meta, admins]) await store.putState(RELAY, e)
+      await store.putState(RELAY, random)
+      await store.putState(OTHER_RELAY, meta)
+      const quiet = `${RELAY}'quiet`
+      const state = await store.statePerFork([FORK, `${RELAY}'random`, FORK_ELSEWHERE, quiet, FORK])
+      expect([...state.keys()].sort()).toEqual([FORK, `${RELAY}'random`, FORK_ELSEWHERE, quiet].sort())
+      expect(ids(state.get(FORK) as NostrEvent[])).toEqual([meta.id, admins.id, members.id])
+      expect(ids(state.get(`${RELAY}'random`) as NostrEvent[])).toEqual([random.id])
+      expect(ids(state.get(FORK_ELSEWHERE) as NostrEvent[])).toEqual([meta.id])
+      expect(state.get(quiet)).toEqual([])
+      expect(plain(state.get(FORK)?.[0])).toEqual(meta)
+      expect(state.get(FORK)?.every((e) => e[verifiedSymbol] === true)).toBe(true)
+      await store.deleteFork(FORK)
+      expect((await store.statePerFork([FORK])).get(FORK)).toEqual([])
+      expect((await store.statePerFork([])).size).toBe(0)
+      await expect(store.statePerFork([''])).rejects.toBeInstanceOf(InvalidQueryError)
+      await expect(store.statePerFork(FORK as unknown as string[])).rejects.toBeInstanceOf(InvalidQueryError)
+    })
+
     it('deletes a fork’s state events and nothing else', async () => {
       const store = await fresh()
       const meta = sign(39000, { tags: [['d', 'general']] })

@@ -154,12 +154,19 @@ export class GroupsRegistry {
     }
     // Every group's first page in one read (a cold start's main cost), then each group's state.
     const listed = this.list.keys()
-    const pages = await store.newestPerFork(
-      listed.map((k) => k.toString()),
-      this.opts.initialLimit ?? 50,
-    )
+    const forks = listed.map((k) => k.toString())
+    const [pages, states] = await Promise.all([
+      store.newestPerFork(forks, this.opts.initialLimit ?? 50),
+      store.statePerFork(forks),
+    ])
     await Promise.all(
-      listed.map((key) => this.addGroup(key, { fromStore: true, page: pages.get(key.toString()) })),
+      listed.map((key) =>
+        this.addGroup(key, {
+          fromStore: true,
+          page: pages.get(key.toString()),
+          state: states.get(key.toString()),
+        }),
+      ),
     )
     this.notify()
     if (this.closed) return
@@ -180,7 +187,7 @@ export class GroupsRegistry {
   /** Creates the Group entity and loads its cached state and newest timeline from the store. */
   private async addGroup(
     key: GroupKey,
-    opts: { fromStore: boolean; relayKey?: string; page?: NostrEvent[] },
+    opts: { fromStore: boolean; relayKey?: string; page?: NostrEvent[]; state?: NostrEvent[] },
   ): Promise<Group> {
     const existing = this.index.get(key.toString())
     if (existing) return existing
@@ -207,11 +214,12 @@ export class GroupsRegistry {
     // The first snapshot needs the state that renders (39000–39003), the newest page, and the
     // membership, which the last session remembered (its 9000 may be far older than the page).
     const [state, timeline] = await Promise.all([
-      Promise.all(
-        [KINDS.metadata, KINDS.admins, KINDS.members, KINDS.roles].map((k) =>
-          store.getState(key.relay, k, key.id.value),
+      opts.state ??
+        Promise.all(
+          [KINDS.metadata, KINDS.admins, KINDS.members, KINDS.roles].map((k) =>
+            store.getState(key.relay, k, key.id.value),
+          ),
         ),
-      ),
       opts.page ?? store.query({ fork, limit }),
     ])
     for (const e of state) if (e) group.ingest(e, { fromStore: true })

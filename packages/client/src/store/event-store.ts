@@ -71,6 +71,15 @@ export interface EventStore {
    */
   putState(relay: string, event: NostrEvent): Promise<boolean>
   getState(relay: string, kind: number, d: string): Promise<NostrEvent | undefined>
+  /**
+   * Every stored state event (39000–39005) of each group fork (`<relay>'<d>`), in one read, in
+   * kind order: what `getState` returns for each kind, for a cold start's many groups at once.
+   * Every fork asked for has an entry (empty when nothing is stored).
+   *
+   * @example
+   * const state = await store.statePerFork(["wss://groups.example.com'general"])
+   */
+  statePerFork(forks: readonly string[]): Promise<Map<string, NostrEvent[]>>
   /** Leaving: drops the fork's records, its state events, and events no other fork references. */
   deleteFork(fork: string): Promise<void>
   /** Small local settings (read-state client id, slot id, marks, relay lists): JSON values. */

@@ -299,6 +299,21 @@ export class IndexedDbEventStore implements EventStore {
     return record ? branded(record.event) : undefined
   }
 
+  async statePerFork(forks: readonly string[]): Promise<Map<string, NostrEvent[]>> {
+    this.open()
+    checkForks(forks, 0)
+    const unique = [...new Set(forks)]
+    if (unique.length === 0) return new Map()
+    const index = this.tx(['state'], 'readonly').objectStore('state').index('fork')
+    const found = (await Promise.all(unique.map((fork) => request(index.getAll(fork))))) as StateRecord[][]
+    return new Map(
+      unique.map((fork, i) => [
+        fork,
+        (found[i] as StateRecord[]).sort((a, b) => a.kind - b.kind).map((r) => branded(r.event)),
+      ]),
+    )
+  }
+
   async deleteFork(fork: string): Promise<void> {
     this.open()
     if (typeof fork !== 'string' || fork === NO_FORK)

@@ -170,6 +170,15 @@ export class MemoryEventStore implements EventStore {
     return this.state.get(`${relay}\u0000${kind}\u0000${relay}'${d}`)?.event
   }
 
+  async statePerFork(forks: readonly string[]): Promise<Map<string, NostrEvent[]>> {
+    this.open()
+    checkForks(forks, 0)
+    const out = new Map<string, NostrEvent[]>(forks.map((f) => [f, []]))
+    for (const { fork, event } of this.state.values()) out.get(fork)?.push(event)
+    for (const list of out.values()) list.sort((a, b) => a.kind - b.kind)
+    return out
+  }
+
   async deleteFork(fork: string): Promise<void> {
     this.open()
     if (typeof fork !== 'string' || fork === NO_FORK)

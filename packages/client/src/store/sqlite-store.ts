@@ -116,6 +116,7 @@ export class SqliteEventStore implements EventStore {
     getStateMeta: Statement
     putState: Statement
     getState: Statement
+    statePerFork: Statement
     getValue: Statement
     setValue: Statement
     deleteValue: Statement
@@ -157,6 +158,9 @@ export class SqliteEventStore implements EventStore {
         'INSERT OR REPLACE INTO state (relay, kind, d, fork, created_at, id, json) VALUES (?, ?, ?, ?, ?, ?, ?)',
       ),
       getState: p('SELECT json FROM state WHERE relay = ? AND kind = ? AND d = ?'),
+      statePerFork: p(
+        'SELECT j.key, s.json FROM json_each(?) j JOIN state s ON s.fork = j.value ORDER BY j.key, s.kind',
+      ).raw(),
       getValue: p('SELECT value FROM kv WHERE key = ?').pluck(),
       setValue: p('INSERT OR REPLACE INTO kv (key, value) VALUES (?, ?)'),
       deleteValue: p('DELETE FROM kv WHERE key = ?'),
@@ -328,6 +332,18 @@ export class SqliteEventStore implements EventStore {
     this.open()
     const row = this.sql.getState.get(relay, kind, d) as Row | undefined
     return row ? branded(JSON.parse(row.json)) : undefined
+  }
+
+  async statePerFork(forks: readonly string[]): Promise<Map<string, NostrEvent[]>> {
+    this.open()
+    checkForks(forks, 0)
+    const unique = [...new Set(forks)]
+    const lists: NostrEvent[][] = unique.map(() => [])
+    if (unique.length > 0) {
+      const rows = this.sql.statePerFork.all(JSON.stringify(unique)) as [number, string][]
+      for (const [i, json] of rows) (lists[i] as NostrEvent[]).push(branded(JSON.parse(json)))
+    }
+    return new Map(unique.map((fork, i) => [fork, lists[i] as NostrEvent[]]))
   }
 
   async deleteFork(fork: string): Promise<void> {
