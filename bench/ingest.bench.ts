@@ -15,6 +15,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import { GroupKey, GroupList, normalizeRelayUrl } from '@roost/nip29'
+import { unreadCount } from '@roost/read-state'
 import Database from 'better-sqlite3'
 import type { NostrEvent } from 'nostr-tools/core'
 import { SimplePool, useWebSocketImplementation } from 'nostr-tools/pool'
@@ -383,10 +384,108 @@ async function memoryBench(): Promise<void> {
   })
 }
 
+// ── unread after a remote blob: 100 Groups × 1,000 messages, every badge recounted ─────────
+// Ours: Group.snapshot().unread (the UnreadIndex each Group keeps of its rendered rows) after the
+// read state changes; baseline: @roost/read-state's full unreadCount over the same snapshots (not
+// nostr-tools, which has no unread logic). Both must agree group by group.
+async function unreadBench(): Promise<void> {
+  const GROUPS_N = 100
+  const PER = 1_000
+  const me = getPublicKey(generateSecretKey())
+  const authors = Array.from({ length: 5 }, () => getPublicKey(generateSecretKey()))
+  const listeners = new Set<() => void>()
+  let contexts: Record<string, number> = {}
+  const readState = {
+    get contexts() {
+      return contexts
+    },
+    frontier: (ctx: string) => contexts[ctx] ?? 0,
+    markRead: () => {},
+    subscribe: (l: () => void) => {
+      listeners.add(l)
+      return () => listeners.delete(l)
+    },
+  }
+  const base = 1_700_000_000
+  const pool = new RelayPool()
+  const store = new MemoryEventStore()
+  const groups = Array.from({ length: GROUPS_N }, (_, g) => {
+    const group = new Group(new GroupKey('ws://127.0.0.1:9', `u${g}`), {
+      pool,
+      store,
+      signer: LocalSigner.generate(),
+      me,
+      clock: () => base,
+      readState,
+      relayKey: () => undefined,
+      pinRelayKey: () => {},
+    })
+    const events: NostrEvent[] = []
+    for (let i = 0; i < PER; i++) {
+      const t = {
+        kind: 9,
+        pubkey: i % 7 === 0 ? me : authors[i % authors.length]!,
+        created_at: base + i * 60,
+        tags: [['h', `u${g}`]],
+        content: `m${i}`,
+      }
+      events.push(brandVerified({ ...t, id: getEventHash(t), sig: 'ab'.repeat(64) }))
+    }
+    group.ingestMany(events, { fromStore: true })
+    return group
+  })
+  const blob = (shift: number) => {
+    const next: Record<string, number> = {}
+    groups.forEach((g, i) => {
+      next[g.key.toString()] = base + (PER - 5 - ((i + shift) % 40)) * 60
+    })
+    contexts = next
+    for (const l of listeners) l() // the blob arrived: every group hears it
+  }
+  const full = () =>
+    groups.map((g) => {
+      const s = g.snapshot()
+      return unreadCount({
+        channel: g.key.toString(),
+        me,
+        contexts,
+        topLevel: s.messages,
+        threads: s.threads.map((t) => ({ root: t.root.id, replies: t.comments })),
+      }).messages
+    })
+  const ours = () => groups.map((g) => g.snapshot().unread)
+  blob(0)
+  if (JSON.stringify(ours()) !== JSON.stringify(full())) throw new Error('unread counts differ')
+  const REPS = 20
+  const pass = (recount: () => number[]): number => {
+    const start = performance.now()
+    for (let r = 0; r < REPS; r++) {
+      blob(r + 1)
+      recount()
+    }
+    return (REPS * 1000) / (performance.now() - start)
+  }
+  let oursBest = 0
+  let baseBest = 0
+  for (let r = 0; r < 10; r++) {
+    baseBest = Math.max(baseBest, pass(full))
+    oursBest = Math.max(oursBest, pass(ours))
+  }
+  await Promise.all(groups.map((g) => g.close()))
+  record({
+    name: 'client-group-unread-100x1000',
+    unit: 'blob',
+    ours: oursBest,
+    baseline: baseBest,
+    notes: `a remote blob moves ${GROUPS_N} channel marks, then every Group's snapshot (${PER} messages each) is rebuilt; ours: Group.snapshot().unread (incremental UnreadIndex); baseline: the same snapshots plus a full unreadCount recount (not nostr-tools, which has no unread logic); best of 10`,
+  })
+}
+
 const part = process.env.ROOST_BENCH_PART
 if (!part || part === 'ingest') await ingestBench()
 if (!part || part === 'cold') await coldStartBench()
 if (!part || part === 'memory') await memoryBench()
+if (!part || part === 'unread') await unreadBench()
 if (part === 'memory-ours' || part === 'memory-baseline')
   await memoryChild(part === 'memory-ours' ? 'ours' : 'baseline')
 rmSync(dir, { recursive: true, force: true })
