@@ -101,9 +101,17 @@ describe('joining', () => {
     const g = await fay.groups.join(groupCode(relay, id))
     expect(g.snapshot().metadata).toBeUndefined()
     expect(g.snapshot().membership.status).toBe('refused')
+    expect(g.snapshot().canSend).toMatchObject({ ok: false, reason: 'refused' }) // no metadata to go on
     await fay.groups.join(groupCode(relay, id), { code })
     const s = await until(g, (s) => s.membership.status === 'member' && s.metadata !== undefined)
     expect(s.metadata).toMatchObject({ name: 'Hidden', hidden: true, private: true })
+    expect(s.canSend).toEqual({ ok: true })
+    // The standing REQ was refused while we were a stranger; once in, we read the group live.
+    const owner = client()
+    const o = await owner.groups.join(groupCode(relay, id), { code: await relay.createInvite(id) })
+    await until(o, (s) => s.membership.status === 'member' && !s.loading)
+    await o.sendMessage('welcome, fay')
+    await until(g, (s) => s.messages.some((m) => m.content === 'welcome, fay'))
   })
 
   it('browses a relay’s public groups, signed by the relay key', async () => {

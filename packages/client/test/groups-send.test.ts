@@ -125,4 +125,18 @@ describe('sending', () => {
       detail: s2.membership.status === 'refused' ? s2.membership.reason : '',
     })
   })
+
+  it('canSend is false in a closed group we are not in, and the strict relay agrees', async () => {
+    const relay = await h.relay({ profile: 'strict' })
+    const id = await relay.createGroup({ name: 'Closed club', closed: true })
+    const gina = client()
+    const g = await gina.groups.join(groupCode(relay, id))
+    const s = await until(g, (s) => s.metadata !== undefined && s.membership.status === 'refused')
+    expect(s.canSend).toMatchObject({ ok: false, reason: 'refused' })
+    await expect(g.sendMessage('let me in')).rejects.toBeInstanceOf(CannotSendError)
+    // What canSend predicts is what the relay does with a hand-built write from a non-member.
+    const tpl = g.key.id.message('let me in', { createdAt: Math.floor(Date.now() / 1000) })
+    const [result] = await gina.pool.publish([relay.url], await gina.signer.signEvent(tpl))
+    expect(result).toMatchObject({ ok: false, message: expect.stringMatching(/^(blocked|restricted): /) })
+  })
 })

@@ -530,7 +530,14 @@ export class Group {
     if (meta && !meta.supports(kind)) {
       return { ok: false, reason: 'unsupported-kind', detail: `this group does not take kind ${kind} events` }
     }
-    const needsMembership = meta ? meta.restricted || meta.private : false
+    // `restricted` and `private` are members-only by the spec; `closed` is on the relays that
+    // matter (pyramid, relay29, ours in strict mode), so a non-member is told to join first.
+    // Without metadata (a hidden group keeps it from strangers) our own known state decides,
+    // except an `auth-required:` refusal: the send itself authenticates or says so.
+    const needsMembership = meta
+      ? meta.restricted || meta.private || meta.closed
+      : membership.status !== 'unknown' &&
+        !(membership.status === 'refused' && membership.reason.startsWith('auth-required:'))
     if (!needsMembership || membership.status === 'member') return { ok: true }
     switch (membership.status) {
       case 'pending':
@@ -546,7 +553,8 @@ export class Group {
 
   /**
    * Whether a message of `kind` (default 9) can be sent now, and why not: `unsupported-kind` when
-   * `supported_kinds` lacks it, or a membership reason when the group is restricted or private.
+   * `supported_kinds` lacks it, or a membership reason when the group is restricted, private or
+   * closed (or its metadata is hidden from us and we are pending, refused or removed).
    */
   canSend(kind: number = KINDS.chat): CanSend {
     return this.canSendWith(this.snapshot().membership, kind)

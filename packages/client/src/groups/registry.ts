@@ -280,6 +280,7 @@ export class GroupsRegistry {
     const subId = this.routeFor(key)
     this.subs.get(subId)?.close()
     group.resubscribed()
+    const openedAsMember = group.membership.status === 'member'
     const filters = [key.id.timelineFilter(100), ...key.id.stateFilters(relayKey)]
     const sub = pool.subscribe(
       key.relay,
@@ -289,7 +290,14 @@ export class GroupsRegistry {
         oneose: () => this.routeGroup(subId)?.eose(),
         onclosed: (reason) => {
           if (this.subs.get(subId) === sub) this.subs.delete(subId)
-          this.routeGroup(subId)?.refuse(reason)
+          const refused = this.routeGroup(subId)
+          refused?.refuse(reason)
+          // A private group refuses a REQ sent before we were a member. When our join was
+          // accepted while that refusal was on its way, ask again, once: the new REQ goes out
+          // as a member, so its own refusal (if any) does not loop.
+          if (refused && !openedAsMember && refused.membership.status === 'member' && !this.closed) {
+            void this.open(refused).catch(() => {})
+          }
         },
       },
       { id: subId },
