@@ -40,14 +40,11 @@ describe('closed and private groups', () => {
       .waitFor()
     await screenshot(page, 'refused')
 
-    // Writing anyway: the relay refuses, its message shows beside the draft, and the draft stays.
+    // A closed group takes writes from members only: the composer says so instead of sending.
     const box = page.getByRole('textbox', { name: 'Message Design' })
-    await box.fill('Let me in')
-    await box.press('Enter')
-    const error = page.getByTestId('send-error')
-    await error.waitFor()
-    expect(await error.textContent()).toMatch(/^(restricted|blocked): /)
-    expect(await box.inputValue()).toBe('Let me in')
+    expect(await box.isDisabled()).toBe(true)
+    const reasonId = await box.getAttribute('aria-describedby')
+    expect(await page.locator(`[id="${reasonId}"]`).textContent()).toMatch(/closed/)
 
     await banner.getByLabel('Invite code').fill(stack.relay.demo!.invite)
     await banner.getByRole('button', { name: 'Try again' }).click()
@@ -55,6 +52,16 @@ describe('closed and private groups', () => {
     await expect.poll(() => stack.relay.state('design')?.members.includes(bob.pubkey!)).toBe(true)
     await send(bob, 'Hi designers')
     await messageIn(bob, 'Hi designers').waitFor()
+
+    // A write the relay refuses (content over its 65,536 limit): its message shows beside the
+    // draft, and the draft stays.
+    const tooLong = 'x'.repeat(70_000)
+    await box.fill(tooLong)
+    await box.press('Enter')
+    const error = page.getByTestId('send-error')
+    await error.waitFor()
+    expect(await error.textContent()).toMatch(/^invalid: /)
+    expect(await box.inputValue()).toBe(tooLong)
   })
 
   test('a private group is unreadable without membership and readable after NIP-42 auth as a member', async () => {
