@@ -41,7 +41,7 @@ export interface RelayOptions {
   nonGroupKinds?: number[]
   /** Seconds between WebSocket pings; a connection that misses one pong is closed. 30 by default. */
   heartbeat?: number
-  /** Checks an event's id and signature; nostr-tools' `verifyEvent` (noble) by default. */
+  /** Checks an event's id and signature; nostr-wasm by default, nostr-tools' `verifyEvent` (noble) where wasm does not load. */
   verifyEvent?: (event: NostrEvent) => boolean
   /** Called with one line per connection event (the CLI's --verbose). */
   log?: (line: string) => void

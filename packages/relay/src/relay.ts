@@ -7,6 +7,7 @@ import { snapshot } from './groups/record'
 import { handleHttp } from './http'
 import { LIMITS } from './limits'
 import type { RelayOptions } from './options'
+import { defaultVerifier } from './verify'
 
 /**
  * Options of {@link RelayHandle.createGroup}.
@@ -82,7 +83,7 @@ const HEARTBEAT_S = 30
  * await relay.close()
  */
 export async function startRelay(opts: RelayOptions = {}): Promise<RelayHandle> {
-  const engine = new Engine(opts)
+  const engine = new Engine({ ...opts, verifyEvent: opts.verifyEvent ?? (await defaultVerifier()) })
   const server: Server = createServer((req, res) => handleHttp(engine, req, res))
   const wss = new WebSocketServer({ server, maxPayload: LIMITS.maxMessageLength * 4 })
   wss.on('connection', (ws, req) => engine.attach(ws, req))
