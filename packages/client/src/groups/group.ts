@@ -10,7 +10,7 @@ import {
   type Membership,
   TimelineWindow,
 } from '@roost/nip29'
-import { threadReadMark } from '@roost/read-state'
+import { messageReadMark, threadReadMark } from '@roost/read-state'
 import type { EventTemplate, NostrEvent } from 'nostr-tools/core'
 import {
   AuthRequiredError,
@@ -512,6 +512,21 @@ export class Group {
     if (!rs || !thread) return
     const mark = threadReadMark(rootId, thread.comments)
     if (mark) rs.markRead(mark.ctx, mark.ts)
+  }
+
+  /**
+   * Marks one message or reply read (NIP-RS per-message context): only `msg:<id>` advances, to
+   * that event's `created_at`; the channel and thread contexts never move. No-op for unknown ids.
+   *
+   * @example
+   * for (const reply of visibleReplies) group.markMessageRead(reply.id)
+   */
+  markMessageRead(id: string): void {
+    const rs = this.ctx.readState
+    const event = this.timeline.event(id)
+    if (!rs || !event) return
+    const mark = messageReadMark({ id: event.id, createdAt: event.created_at })
+    rs.markRead(mark.ctx, mark.ts)
   }
 
   /** Marks the channel read up to `timestamp` (default: its newest row). */
