@@ -1,13 +1,31 @@
-import { useEffect, useState } from 'react'
+import { useCallback, useEffect, useRef, useState } from 'react'
 import type { GroupHandle } from '../model/api'
 import type { GroupDetail } from '../model/types'
 import { Composer } from './Composer'
 import { Icon } from './Icon'
 import { type MessageActions, MessageRow } from './MessageRow'
 
-/** A kind 11 thread and its kind 1111 replies (NIP-22), beside the timeline. */
+/** What the panel can mark beyond a whole thread: one reply by its `msg:<id>` context (NIP-RS). */
+interface MessageMarks {
+  markMessageRead?(id: string): void
+}
+
+const NONE: ReadonlySet<string> = new Set()
+
+/** Seen = at least half of the reply, or half of the panel for a reply taller than the panel. */
+function seenEnough(e: IntersectionObserverEntry): boolean {
+  if (!e.isIntersecting) return false
+  const panel = e.rootBounds?.height ?? 0
+  return e.intersectionRatio >= 0.5 || (panel > 0 && e.intersectionRect.height >= panel / 2)
+}
+
+/**
+ * A kind 11 thread and its kind 1111 replies (NIP-22), beside the timeline. Each reply is marked
+ * read by message as it scrolls into view; the thread context is marked only once every reply has
+ * been seen, so a reply scrolled past unseen keeps the thread unread.
+ */
 export function ThreadPanel(props: {
-  handle: GroupHandle
+  handle: GroupHandle & MessageMarks
   detail: GroupDetail
   rootId: string
   actions: MessageActions
@@ -17,9 +35,67 @@ export function ThreadPanel(props: {
   const thread = props.handle.thread(props.rootId)
   const newest = thread ? Math.max(thread.root.createdAt, ...thread.replies.map((r) => r.createdAt)) : 0
   const { handle, rootId, visible } = props
+
+  // Replies currently in view of the panel's scroll area.
+  const body = useRef<HTMLDivElement>(null)
+  const [observer, setObserver] = useState<IntersectionObserver>()
+  const [inView, setInView] = useState<ReadonlySet<string>>(NONE)
   useEffect(() => {
-    if (visible && newest > 0) handle.markThreadRead(rootId, newest)
-  }, [handle, rootId, newest, visible])
+    const root = body.current
+    if (!root || typeof IntersectionObserver === 'undefined') return
+    const io = new IntersectionObserver(
+      (entries) =>
+        setInView((prev) => {
+          let next: Set<string> | undefined
+          for (const e of entries) {
+            const id = (e.target as HTMLElement).dataset.replyId
+            if (!id || seenEnough(e) === prev.has(id)) continue
+            next ??= new Set(prev)
+            if (seenEnough(e)) next.add(id)
+            else next.delete(id)
+          }
+          return next ?? prev
+        }),
+      { root, threshold: [0, 0.25, 0.5, 0.75, 1] },
+    )
+    setObserver(io)
+    return () => {
+      io.disconnect()
+      setObserver(undefined)
+    }
+  }, [])
+  const observe = useCallback(
+    (el: HTMLDivElement | null) => {
+      if (!el || !observer) return
+      const id = el.dataset.replyId
+      observer.observe(el)
+      return () => {
+        observer.unobserve(el)
+        setInView((prev) => {
+          if (!id || !prev.has(id)) return prev
+          const next = new Set(prev)
+          next.delete(id)
+          return next
+        })
+      }
+    },
+    [observer],
+  )
+
+  // Replies seen while the page was visible, per thread: each marked by message once.
+  const seen = useRef<{ rootId: string; ids: Set<string> }>({ rootId, ids: new Set() })
+  if (seen.current.rootId !== rootId) seen.current = { rootId, ids: new Set() }
+  useEffect(() => {
+    if (!visible || !thread || newest <= 0) return
+    const ids = seen.current.ids
+    for (const r of thread.replies) {
+      if (ids.has(r.id) || r.pending || !inView.has(r.id)) continue
+      ids.add(r.id)
+      handle.markMessageRead?.(r.id)
+    }
+    if (thread.replies.every((r) => r.pending || ids.has(r.id))) handle.markThreadRead(rootId, newest)
+  }, [handle, rootId, thread, newest, visible, inView])
+
   const [lastId, setLastId] = useState<string>()
   useEffect(() => {
     const last = thread?.replies[thread.replies.length - 1]?.id
@@ -37,7 +113,7 @@ export function ThreadPanel(props: {
           <Icon name="close" />
         </button>
       </div>
-      <div className="side-body">
+      <div className="side-body" ref={body}>
         {thread ? (
           <>
             <MessageRow message={thread.root} actions={props.actions} inThread />
@@ -45,7 +121,7 @@ export function ThreadPanel(props: {
               {thread.replies.length} {thread.replies.length === 1 ? 'reply' : 'replies'}
             </h3>
             {thread.replies.map((r) => (
-              <div key={r.id} id={`reply-${r.id}`}>
+              <div key={r.id} id={`reply-${r.id}`} data-reply-id={r.id} ref={observe}>
                 <MessageRow message={r} actions={{ ...props.actions, onReply: undefined }} inThread />
               </div>
             ))}

@@ -144,6 +144,82 @@ describe('chatting in the open group', () => {
     await ada.page.getByRole('button', { name: 'Close thread' }).click()
   })
 
+  test('in a short thread panel the thread dot stays until every reply has been seen', async () => {
+    const { page } = bob
+    await page.getByRole('button', { name: 'Group actions' }).click()
+    await page.getByRole('menuitem', { name: 'Start a thread…' }).click()
+    await page.getByLabel('Title').fill('Packing list')
+    await page.getByLabel('First post').fill('What do we bring?')
+    await page.getByRole('button', { name: 'Start thread' }).click()
+    const root = page
+      .getByRole('log', { name: 'Messages' })
+      .getByRole('article', { name: 'Thread: Packing list' })
+    const adaRoot = ada.page
+      .getByRole('log', { name: 'Messages' })
+      .getByRole('article', { name: 'Thread: Packing list' })
+    await adaRoot.waitFor()
+    // One-second read marks: the replies go out after the second Ada saw the root in.
+    await page.waitForTimeout(1100)
+    await root.getByRole('button', { name: /Reply in thread/ }).click()
+    const box = page.getByRole('textbox', { name: 'Reply in thread' })
+    const items = ['tent', 'stove', 'maps', 'snacks']
+    for (const item of items) {
+      // Each reply is taller than Ada's short panel, so no two are ever in view together.
+      await box.fill(
+        [`bring ${item}`, ...Array.from({ length: 24 }, (_, i) => `${item} note ${i + 1}`)].join('\n'),
+      )
+      await box.press('Enter')
+      await page
+        .getByRole('complementary', { name: /Thread: Packing list/ })
+        .locator('[data-reply-id]', { hasText: `bring ${item}` })
+        .waitFor()
+    }
+    await page.getByRole('button', { name: 'Close thread' }).click()
+
+    const dot = sidebarGroup(ada, 'General').getByTitle('New thread replies')
+    await dot.waitFor()
+    await ada.page.setViewportSize({ width: 1280, height: 420 })
+    try {
+      await adaRoot.getByRole('button', { name: '4 replies' }).click()
+      const panel = ada.page.getByRole('complementary', { name: /Thread: Packing list/ })
+      // Replies sent within one second are ordered by id: go by their place in the panel.
+      const replies = panel.locator('[data-reply-id]')
+      const body = panel.locator('.side-body')
+      // Let the panel's visibility callbacks and their marks run: two frames and a task.
+      const settle = () =>
+        ada.page.evaluate(
+          () =>
+            new Promise<void>((resolve) =>
+              requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 50))),
+            ),
+        )
+      await expect.poll(() => replies.count()).toBe(4)
+      // At the bottom only the newest reply is in view.
+      await body.evaluate((el) => el.scrollTo({ top: el.scrollHeight }))
+      await settle()
+      expect(await replies.nth(3).evaluate(inPanel)).toBe(true)
+      expect(await replies.nth(1).evaluate(inPanel)).toBe(false)
+      expect(await replies.nth(2).evaluate(inPanel)).toBe(false)
+      expect(await dot.count()).toBe(1)
+      // At the top: the root and the first reply, still not the middle ones.
+      await body.evaluate((el) => el.scrollTo({ top: 0 }))
+      await settle()
+      expect(await replies.nth(0).evaluate(inPanel)).toBe(true)
+      expect(await replies.nth(1).evaluate(inPanel)).toBe(false)
+      expect(await dot.count()).toBe(1)
+      await replies.nth(1).evaluate((el) => el.scrollIntoView({ block: 'start' }))
+      await settle()
+      expect(await replies.nth(2).evaluate(inPanel)).toBe(false)
+      expect(await dot.count()).toBe(1)
+      // The last unseen reply scrolls into view: now every reply has been seen.
+      await replies.nth(2).evaluate((el) => el.scrollIntoView({ block: 'start' }))
+      await dot.waitFor({ state: 'detached' })
+      await ada.page.getByRole('button', { name: 'Close thread' }).click()
+    } finally {
+      await ada.page.setViewportSize({ width: 1280, height: 800 })
+    }
+  })
+
   test('a message whose content is HTML renders as text and runs nothing', async () => {
     const payload = '<img src=x onerror=alert(1)>'
     await send(ada, payload)
@@ -155,3 +231,13 @@ describe('chatting in the open group', () => {
     expect(bob.dialogs).toEqual([])
   })
 })
+
+/** Whether at least half of a reply is inside its thread panel's scroll area. */
+function inPanel(el: Element): boolean {
+  const body = el.closest('.side-body')
+  if (!body) return false
+  const r = el.getBoundingClientRect()
+  const b = body.getBoundingClientRect()
+  const visible = Math.min(r.bottom, b.bottom) - Math.max(r.top, b.top)
+  return visible > 0 && (visible >= r.height / 2 || visible >= b.height / 2)
+}
