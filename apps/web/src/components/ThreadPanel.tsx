@@ -5,11 +5,6 @@ import { Composer } from './Composer'
 import { Icon } from './Icon'
 import { type MessageActions, MessageRow } from './MessageRow'
 
-/** What the panel can mark beyond a whole thread: one reply by its `msg:<id>` context (NIP-RS). */
-interface MessageMarks {
-  markMessageRead?(id: string): void
-}
-
 const NONE: ReadonlySet<string> = new Set()
 
 /** Seen = at least half of the reply, or half of the panel for a reply taller than the panel. */
@@ -25,7 +20,7 @@ function seenEnough(e: IntersectionObserverEntry): boolean {
  * been seen, so a reply scrolled past unseen keeps the thread unread.
  */
 export function ThreadPanel(props: {
-  handle: GroupHandle & MessageMarks
+  handle: GroupHandle
   detail: GroupDetail
   rootId: string
   actions: MessageActions
@@ -91,7 +86,7 @@ export function ThreadPanel(props: {
     for (const r of thread.replies) {
       if (ids.has(r.id) || r.pending || !inView.has(r.id)) continue
       ids.add(r.id)
-      handle.markMessageRead?.(r.id)
+      handle.markMessageRead(r.id)
     }
     if (thread.replies.every((r) => r.pending || ids.has(r.id))) handle.markThreadRead(rootId, newest)
   }, [handle, rootId, thread, newest, visible, inView])

@@ -45,6 +45,8 @@ export interface GroupHandle {
   /** Marks the channel read up to `createdAt` (the newest row seen). */
   markRead(createdAt: number): void
   markThreadRead(rootId: string, createdAt: number): void
+  /** Marks one reply read by its `msg:<id>` context only (NIP-RS Write Discipline). */
+  markMessageRead(id: string): void
   retryJoin(code?: string): Promise<Answer>
   editMetadata(fields: {
     name?: string

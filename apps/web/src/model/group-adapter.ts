@@ -278,6 +278,12 @@ export class GroupAdapter implements GroupHandle {
     if (createdAt > this.marks().frontier(ctx)) this.marks().markRead(ctx, createdAt)
   }
 
+  markMessageRead(id: string): void {
+    // Our own replies are never unread to us: a mark for them would only grow the synced blob.
+    if (this.group.event(id)?.pubkey === this.me) return
+    this.group.markMessageRead(id)
+  }
+
   retryJoin(code?: string): Promise<Answer> {
     return this.join(code)
   }
