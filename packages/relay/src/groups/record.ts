@@ -1,8 +1,5 @@
-/**
- * A group's state as the relay keeps it: plain JSON-able data, replaced (never mutated) on each change,
- * persisted as one row per group.
- */
-export interface GroupRecord {
+/** The 39000 fields and flags, shared by what the relay stores and what `state(id)` shows. */
+export interface GroupBasics {
   readonly id: string
   readonly createdAt: number
   readonly name?: string
@@ -14,6 +11,13 @@ export interface GroupRecord {
   readonly hidden: boolean
   readonly closed: boolean
   readonly livekit: boolean
+}
+
+/**
+ * A group's state as the relay keeps it: plain JSON-able data, replaced (never mutated) on each change,
+ * persisted as one row per group.
+ */
+export interface GroupRecord extends GroupBasics {
   /** Absent: every kind; empty: none. */
   readonly supportedKinds?: readonly number[]
   /** Subgroups (spec §1.10): the parent group's id, and this group's ordered children. */
@@ -40,18 +44,7 @@ export interface GroupRecord {
  * @example
  * relay.state(id) // { id, closed: true, members: [alice, bob], admins: [{ pubkey: alice, roles: ['admin'] }], invites: ['x'], … }
  */
-export interface GroupState {
-  readonly id: string
-  readonly createdAt: number
-  readonly name?: string
-  readonly picture?: string
-  readonly banner?: string
-  readonly about?: string
-  readonly private: boolean
-  readonly restricted: boolean
-  readonly hidden: boolean
-  readonly closed: boolean
-  readonly livekit: boolean
+export interface GroupState extends GroupBasics {
   readonly supportedKinds?: number[]
   readonly parent?: string
   readonly children: string[]
