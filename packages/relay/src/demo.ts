@@ -1,9 +1,10 @@
 import { bytesToHex } from '@noble/hashes/utils.js'
 import { finalizeEvent, getPublicKey, type NostrEvent } from 'nostr-tools/pure'
+import { createGroup } from './admin'
 import type { Engine } from './engine'
 import { relayEvent } from './groups/intake'
+import type { DemoInfo } from './handle'
 import { keptKey } from './keys'
-import type { DemoInfo } from './relay'
 
 const USERS = ['alice', 'bob', 'carol'] as const
 
@@ -27,14 +28,15 @@ const HISTORY: [user: number, text: string][] = [
  * code is kept and returned) and `private` (private and closed). Demo users' keys live in the database,
  * and each gets a kind 0 profile once.
  */
-export function seedDemo(engine: Engine): DemoInfo {
-  const get = (k: string) => engine.db.getMeta(k)
-  const set = (k: string, v: string) => engine.db.setMeta(k, v)
-  const keys = USERS.map((name) => keptKey(get, set, `demo_key_${name}`))
+export async function seedDemo(engine: Engine): Promise<DemoInfo> {
+  const get = (k: string) => engine.store.getMeta(k)
+  const set = (k: string, v: string) => engine.store.setMeta(k, v)
+  const keys: Uint8Array[] = []
+  for (const name of USERS) keys.push(await keptKey(get, set, `demo_key_${name}`))
   const pubkeys = keys.map((k) => getPublicKey(k))
   const [alice, bob, carol] = pubkeys as [string, string, string]
-  if (!get('demo_profiles')) {
-    engine.trusted(
+  if (!(await get('demo_profiles'))) {
+    await engine.trusted(
       USERS.map((name, i) =>
         finalizeEvent(
           { kind: 0, created_at: engine.now(), content: JSON.stringify(PROFILES[name]), tags: [] },
@@ -42,10 +44,10 @@ export function seedDemo(engine: Engine): DemoInfo {
         ),
       ),
     )
-    set('demo_profiles', '1')
+    await set('demo_profiles', '1')
   }
-  if (!engine.groups.has('general')) {
-    engine.createGroup({
+  if (!(await engine.group('general'))) {
+    await createGroup(engine, {
       id: 'general',
       name: 'General',
       about: 'Open to everyone: say hello.',
@@ -65,10 +67,10 @@ export function seedDemo(engine: Engine): DemoInfo {
         finalizeEvent({ kind: 9, created_at: start + i * 60, content: text, tags }, keys[user] as Uint8Array),
       )
     })
-    engine.trusted(history)
+    await engine.trusted(history)
   }
-  if (!engine.groups.has('design')) {
-    engine.createGroup({
+  if (!(await engine.group('design'))) {
+    await createGroup(engine, {
       id: 'design',
       name: 'Design',
       about: 'Closed: join with an invite code.',
@@ -77,8 +79,8 @@ export function seedDemo(engine: Engine): DemoInfo {
       members: [bob],
     })
   }
-  if (!engine.groups.has('private')) {
-    engine.createGroup({
+  if (!(await engine.group('private'))) {
+    await createGroup(engine, {
       id: 'private',
       name: 'Private',
       about: 'Private and closed: only members can read.',
@@ -88,12 +90,12 @@ export function seedDemo(engine: Engine): DemoInfo {
       members: [bob],
     })
   }
-  let invite = get('demo_invite')
-  const design = engine.groups.get('design')
+  let invite = await get('demo_invite')
+  const design = await engine.group('design')
   if (!invite || !design?.invites.includes(invite)) {
     invite = bytesToHex(crypto.getRandomValues(new Uint8Array(6)))
-    engine.own([relayEvent(9009, 'design', [['code', invite]], engine.now())])
-    set('demo_invite', invite)
+    await engine.own([relayEvent(9009, 'design', [['code', invite]], engine.now())])
+    await set('demo_invite', invite)
   }
   return {
     groups: ['general', 'design', 'private'],

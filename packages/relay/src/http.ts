@@ -18,7 +18,7 @@ export function handleHttp(engine: Engine, req: IncomingMessage, res: ServerResp
     res.writeHead(200, { 'Content-Type': 'application/nostr+json', ...cors() })
     res.end(
       JSON.stringify(
-        relayInfo(engine.policy, { relay: engine.pubkey, owner: engine.ownerPubkey }, engine.lateWindow),
+        relayInfo(engine.policy, { relay: engine.pubkey, owner: engine.ownerPubkey }, engine.ctx.lateWindow),
       ),
     )
     return

@@ -14,15 +14,15 @@ export function secretKeyBytes(key: string | Uint8Array): Uint8Array {
 }
 
 /** Loads a key kept under `name`, or generates and keeps one. */
-export function keptKey(
-  get: (k: string) => string | undefined,
-  set: (k: string, v: string) => void,
+export async function keptKey(
+  get: (k: string) => Promise<string | undefined>,
+  set: (k: string, v: string) => Promise<void>,
   name: string,
-) {
-  const stored = get(name)
+): Promise<Uint8Array> {
+  const stored = await get(name)
   if (stored && /^[0-9a-f]{64}$/.test(stored)) return hexToBytes(stored)
   const fresh = generateSecretKey()
-  set(name, bytesToHex(fresh))
+  await set(name, bytesToHex(fresh))
   return fresh
 }
 

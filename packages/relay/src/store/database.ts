@@ -2,19 +2,9 @@ import Database from 'better-sqlite3'
 import type { Filter, NostrEvent } from 'nostr-tools'
 import type { GroupRecord } from '../groups/record'
 import { SCHEMA } from './schema'
+import type { InsertResult, StoredRow } from './store'
 
-/** A stored row as queries return it: the raw JSON plus the columns visibility needs. */
-export interface StoredRow {
-  json: string
-  id: string
-  pubkey: string
-  kind: number
-  created_at: number
-  grp: string | null
-}
-
-/** Outcome of {@link EventDatabase.insert}. */
-export type InsertResult = 'saved' | 'duplicate' | 'stale'
+export type { InsertResult, StoredRow } from './store'
 
 /** True for replaceable kinds (0, 3, 10000–19999). */
 export function isReplaceable(kind: number): boolean {
@@ -42,8 +32,8 @@ export function groupColumn(event: NostrEvent, relayKey: string): string | null 
 }
 
 /**
- * The relay's storage on better-sqlite3 (WAL). Synchronous by design: the relay handles one message
- * at a time, so an EVENT's checks and its insert see the same state.
+ * The SQL of the relay's storage on better-sqlite3 (WAL), synchronous; `SqliteStore` puts it behind
+ * the `EventStore` contract.
  *
  * @example
  * const db = new EventDatabase(':memory:', relayKey)

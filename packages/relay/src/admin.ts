@@ -1,0 +1,50 @@
+import type { Engine } from './engine'
+import { RelayError } from './errors'
+import { relayEvent } from './groups/intake'
+import type { CreateGroupOptions } from './handle'
+import { randomId } from './keys'
+
+/**
+ * Creates a group as the relay (relay-signed 9007, 9002 and 9000s); resolves to its id.
+ *
+ * @example
+ * await createGroup(engine, { id: 'design', closed: true, admins: [alice] }) // 'design'
+ */
+export async function createGroup(engine: Engine, o: CreateGroupOptions): Promise<string> {
+  const id = o.id ?? randomId(12)
+  if (await engine.group(id)) throw new RelayError('group-exists', `group '${id}' already exists`)
+  const now = engine.now()
+  const patch = engine.policy.patch9002
+  const meta: string[][] = []
+  if (o.name) meta.push(['name', o.name])
+  if (o.picture) meta.push(['picture', o.picture])
+  if (o.about) meta.push(['about', o.about])
+  if (o.private) meta.push(['private'])
+  else if (patch) meta.push(['public'])
+  if (o.restricted) meta.push(['restricted'])
+  if (o.hidden) meta.push(['hidden'])
+  if (o.closed) meta.push(['closed'])
+  else if (patch) meta.push(['open'])
+  if (o.supportedKinds) meta.push(['supported_kinds', ...o.supportedKinds.map(String)])
+  const templates = [relayEvent(9007, id, [], now), relayEvent(9002, id, meta, now)]
+  for (const pk of o.admins ?? []) templates.push(relayEvent(9000, id, [['p', pk, 'admin']], now))
+  for (const pk of o.members ?? []) {
+    if (!(o.admins ?? []).includes(pk)) templates.push(relayEvent(9000, id, [['p', pk]], now))
+  }
+  await engine.own(templates)
+  return id
+}
+
+/**
+ * Adds a single-use invite code to a group (relay-signed 9009); resolves to the code.
+ *
+ * @example
+ * await createInvite(engine, 'design') // 'k3j9x0q2ab'
+ */
+export async function createInvite(engine: Engine, groupId: string, code?: string): Promise<string> {
+  const g = await engine.group(groupId)
+  if (!g || g.deleted) throw new RelayError('unknown-group', `group '${groupId}' doesn't exist`)
+  const c = code ?? randomId(10)
+  await engine.own([relayEvent(9009, groupId, [['code', c]], engine.now())])
+  return c
+}

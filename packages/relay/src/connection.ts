@@ -1,0 +1,150 @@
+import { randomBytes } from 'node:crypto'
+import type { IncomingMessage } from 'node:http'
+import { bytesToHex } from '@noble/hashes/utils.js'
+import type { Filter, NostrEvent } from 'nostr-tools'
+import type { WebSocket } from 'ws'
+import type { Peer, RelayContext } from './context'
+import { LIMITS } from './limits'
+import { RateLimiter } from './rate-limit'
+import { parseMessage } from './wire'
+
+/** What a connection hands on once a frame is understood (the query and intake parts). */
+export interface MessageHandlers {
+  event(conn: Connection, event: NostrEvent): Promise<void>
+  req(conn: Connection, subId: string, filters: Filter[]): Promise<void>
+  close(conn: Connection, subId: string): void
+}
+
+/**
+ * One client's WebSocket: frames in and out, the output limit, NIP-42 state, the EVENT rate limit
+ * and the heartbeat flag. Messages are handled one at a time in the order they arrived, so a
+ * client's REQ after its EVENT sees that event.
+ */
+export class Connection implements Peer {
+  readonly challenge = bytesToHex(randomBytes(16))
+  readonly authed = new Set<string>()
+  /** Open subscriptions by id (managed by the query side). */
+  readonly subs = new Map<string, Filter[]>()
+  readonly limiter: RateLimiter
+  /** Answered the last heartbeat ping. */
+  alive = true
+  readonly host: string
+  readonly remote: string
+  private queue: Promise<void> = Promise.resolve()
+
+  constructor(
+    readonly ws: WebSocket,
+    req: IncomingMessage,
+    private readonly ctx: RelayContext,
+    private readonly handlers: MessageHandlers,
+    private readonly relayUrl: () => string,
+    rate: { events: number; perSeconds: number },
+  ) {
+    this.limiter = new RateLimiter(rate.events, rate.perSeconds)
+    this.host = req.headers.host ?? ''
+    this.remote = `${req.socket.remoteAddress}:${req.socket.remotePort}`
+    ws.on('message', (data, isBinary) => {
+      if (isBinary) {
+        this.send(['NOTICE', 'invalid: binary frames are not supported'])
+        return
+      }
+      const text = data.toString()
+      this.queue = this.queue.then(() =>
+        this.onMessage(text).catch((err) => {
+          this.ctx.log(`error ${this.remote} ${(err as Error).stack ?? err}`)
+          this.send(['NOTICE', 'error: internal error'])
+        }),
+      )
+    })
+    ws.on('error', () => ws.terminate())
+    ws.on('pong', () => {
+      this.alive = true
+    })
+    this.send(['AUTH', this.challenge])
+  }
+
+  get open(): boolean {
+    return this.ws.readyState === this.ws.OPEN
+  }
+
+  send(message: unknown[]): void {
+    this.sendRaw(JSON.stringify(message))
+  }
+
+  sendRaw(text: string): void {
+    if (this.ws.readyState !== this.ws.OPEN) return
+    if (this.ws.bufferedAmount > LIMITS.maxBufferedBytes) {
+      this.ctx.log(`slow ${this.remote}: closing`)
+      this.ws.close(1008, 'too slow to read')
+      return
+    }
+    this.ws.send(text)
+  }
+
+  requestAuth(): void {
+    this.send(['AUTH', this.challenge])
+  }
+
+  private async onMessage(text: string): Promise<void> {
+    const parsed = parseMessage(text)
+    if (!parsed.ok) {
+      const e = parsed.error
+      if (e.answer === 'OK') this.send(['OK', e.eventId, false, e.reason])
+      else if (e.answer === 'CLOSED') this.send(['CLOSED', e.subId, e.reason])
+      else this.send(['NOTICE', e.reason])
+      return
+    }
+    const m = parsed.message
+    if (m.type === 'EVENT') await this.handlers.event(this, m.event)
+    else if (m.type === 'REQ') await this.handlers.req(this, m.subId, m.filters)
+    else if (m.type === 'CLOSE') this.handlers.close(this, m.subId)
+    else this.onAuth(m.event)
+  }
+
+  private onAuth(event: NostrEvent): void {
+    const problem = this.authProblem(event)
+    if (problem) {
+      this.send(['OK', event.id, false, problem])
+      return
+    }
+    this.authed.add(event.pubkey)
+    this.ctx.log(`auth ${this.remote} ${event.pubkey}`)
+    this.send(['OK', event.id, true, ''])
+  }
+
+  /** NIP-42 checks of a kind 22242; undefined when it authenticates its pubkey. */
+  private authProblem(event: NostrEvent): string | undefined {
+    if (!this.ctx.verify(event)) return 'invalid: signature is invalid'
+    if (event.kind !== 22242) return 'invalid: AUTH needs a kind 22242 event'
+    const tag = (n: string) => event.tags.find((t) => t[0] === n)?.[1]
+    if (tag('challenge') !== this.challenge) return 'invalid: challenge mismatch'
+    if (!this.relayTagMatches(tag('relay'))) return 'invalid: relay tag does not name this relay'
+    if (Math.abs(event.created_at - this.ctx.now()) > LIMITS.authWindow) return 'invalid: auth event expired'
+    return undefined
+  }
+
+  private relayTagMatches(relay: string | undefined): boolean {
+    if (!relay) return false
+    try {
+      const u = new URL(relay)
+      if (u.protocol !== 'ws:' && u.protocol !== 'wss:') return false
+      const hosts = new Set([this.host.toLowerCase(), new URL(this.relayUrl()).host])
+      return hosts.has(u.host.toLowerCase())
+    } catch {
+      return false
+    }
+  }
+}
+
+/** Drops connections that did not answer the previous ping (dead TCP peers), pings the rest. */
+export function heartbeat(connections: Iterable<Connection>, log: (line: string) => void): void {
+  for (const conn of connections) {
+    if (!conn.alive) {
+      log(`timeout ${conn.remote}`)
+      conn.ws.terminate()
+      continue
+    }
+    conn.alive = false
+    conn.ws.ping()
+  }
+}

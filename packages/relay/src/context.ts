@@ -1,0 +1,41 @@
+import type { NostrEvent } from 'nostr-tools'
+import type { ProfilePolicy } from './profiles'
+import type { EventStore } from './store/store'
+
+/**
+ * What the connection, query and intake parts share: the settled options, the keys and the store.
+ * Built once by the engine; read-only afterwards.
+ */
+export interface RelayContext {
+  readonly policy: ProfilePolicy
+  readonly store: EventStore
+  /** The key that signs 39000–39005 and relay-made events. */
+  readonly secret: Uint8Array
+  readonly pubkey: string
+  /** NIP-11 `pubkey`: the relay key, or a separate owner key (pyramid, zooid). */
+  readonly ownerPubkey: string
+  /** Late-publication window in seconds (0 or undefined: off). */
+  readonly lateWindow: number | undefined
+  readonly previousMinimum: number
+  /** Kinds accepted without an `h` tag. */
+  readonly nonGroupKinds: ReadonlySet<number>
+  /** Unix seconds. */
+  now(): number
+  log(line: string): void
+  /** Checks an event's id and signature. */
+  verify(event: NostrEvent): boolean
+}
+
+/** How one connection is seen by the query and intake parts. */
+export interface Peer {
+  /** Pubkeys this connection authenticated with NIP-42. */
+  readonly authed: ReadonlySet<string>
+  /** `address:port`, for log lines. */
+  readonly remote: string
+  /** Sends one frame (already JSON). */
+  sendRaw(text: string): void
+  /** Sends one message. */
+  send(message: unknown[]): void
+  /** Asks the client to authenticate (`["AUTH", challenge]`). */
+  requestAuth(): void
+}

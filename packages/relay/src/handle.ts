@@ -1,0 +1,62 @@
+import type { GroupState } from './groups/record'
+
+/**
+ * Options of {@link RelayHandle.createGroup}.
+ *
+ * @example
+ * await relay.createGroup({ id: 'design', name: 'Design', closed: true, admins: [alice], members: [bob] })
+ */
+export interface CreateGroupOptions {
+  id?: string
+  name?: string
+  about?: string
+  picture?: string
+  private?: boolean
+  closed?: boolean
+  restricted?: boolean
+  hidden?: boolean
+  /** Pubkeys given the `admin` role. */
+  admins?: string[]
+  /** Pubkeys added as plain members. */
+  members?: string[]
+  supportedKinds?: number[]
+}
+
+/**
+ * A running relay.
+ *
+ * @example
+ * const relay = await startRelay()
+ * relay.url // 'ws://127.0.0.1:41234'
+ * relay.state('general')?.members
+ */
+export interface RelayHandle {
+  /** `ws://127.0.0.1:PORT` */
+  url: string
+  /** The key that signs 39000–39005 and relay-made 9000/9001 (NIP-11 `self`). */
+  pubkey: string
+  /** NIP-11 `pubkey`: the same key, or a separate owner key in the pyramid and zooid profiles. */
+  ownerPubkey: string
+  /** Closes every connection, the server and the database. */
+  close(): Promise<void>
+  /** A snapshot of a group's state, or undefined when there is no such group. */
+  state(groupId: string): GroupState | undefined
+  /** Creates a group as the relay (relay-signed 9007, 9002, 9000s); resolves to its id. */
+  createGroup(opts: CreateGroupOptions): Promise<string>
+  /** Adds a single-use invite code (relay-signed 9009); resolves to the code. */
+  createInvite(groupId: string, code?: string): Promise<string>
+  /** What `demo: true` seeded, when it did. */
+  demo?: DemoInfo
+}
+
+/**
+ * The demo seed: group ids, the `design` invite code and the demo users' public keys.
+ *
+ * @example
+ * (await startRelay({ demo: true })).demo?.invite // 'a1b2c3d4e5f6'
+ */
+export interface DemoInfo {
+  groups: string[]
+  invite: string
+  users: { name: string; pubkey: string }[]
+}

@@ -1,0 +1,191 @@
+import type { Filter, NostrEvent } from 'nostr-tools'
+import type { GroupRecord } from '../groups/record'
+import { EventDatabase } from './database'
+import type { EventStore, InsertResult, RingEntry, StoredRow, StoreTransaction } from './store'
+
+/**
+ * {@link EventStore} on one SQLite file (better-sqlite3, WAL). One process owns the file, so units
+ * run one at a time in call order (one FIFO lock for every group) and group records are served from
+ * memory; every call is synchronous underneath and resolves at once, which keeps ingest fast.
+ *
+ * @example
+ * const store = new SqliteStore(':memory:', () => relayKey)
+ * await store.unit('general', (tx) => tx.insert(event)) // 'saved'
+ */
+export class SqliteStore implements EventStore {
+  /** The SQL underneath (exposed for benchmarks and tools that read the file directly). */
+  readonly db: EventDatabase
+  /** Committed group records. */
+  private readonly records = new Map<string, GroupRecord>()
+  /** Cached `previous` windows, newest first, kept current by inserts and cleared by deletions. */
+  private readonly rings = new Map<string, { n: number; list: RingEntry[] }>()
+  /** The end of the queue of units; undefined while none runs. */
+  private tail: Promise<unknown> | undefined
+  private running = 0
+
+  constructor(path: string, relayKey: () => string) {
+    this.db = new EventDatabase(path, relayKey)
+    for (const g of this.db.loadGroups()) this.records.set(g.id, g)
+  }
+
+  unit<T>(_groupId: string | undefined, fn: (tx: StoreTransaction) => Promise<T>): Promise<T> {
+    const run = async (): Promise<T> => {
+      this.running++
+      const tx = new SqliteTransaction(this)
+      this.db.sql.exec('BEGIN IMMEDIATE')
+      try {
+        const out = await fn(tx)
+        this.db.sql.exec('COMMIT')
+        for (const [id, g] of tx.overlay) {
+          if (g) this.records.set(id, g)
+          else this.records.delete(id)
+        }
+        return out
+      } catch (err) {
+        if (this.db.sql.inTransaction) this.db.sql.exec('ROLLBACK')
+        this.rings.clear()
+        throw err
+      } finally {
+        this.running--
+      }
+    }
+    const next = (this.tail ?? Promise.resolve()).then(run, run)
+    const settled = next.then(
+      () => undefined,
+      () => undefined,
+    )
+    this.tail = settled
+    settled.then(() => {
+      if (this.tail === settled) this.tail = undefined
+    })
+    return next
+  }
+
+  /** Runs a read now when no unit is open, else after the queued units (so it never sees uncommitted rows). */
+  private read<T>(fn: () => T): Promise<T> {
+    if (this.tail === undefined && this.running === 0) {
+      try {
+        return Promise.resolve(fn())
+      } catch (err) {
+        return Promise.reject(err)
+      }
+    }
+    return this.tail === undefined ? Promise.resolve().then(fn) : this.tail.then(fn)
+  }
+
+  get(id: string): Promise<StoredRow | undefined> {
+    return this.read(() => this.db.get(id))
+  }
+  query(filter: Filter, limit: number, offset = 0): Promise<StoredRow[]> {
+    return this.read(() => this.db.query(filter, limit, offset))
+  }
+  group(id: string): Promise<GroupRecord | undefined> {
+    return Promise.resolve(this.records.get(id))
+  }
+  peekGroup(id: string): GroupRecord | undefined {
+    return this.records.get(id)
+  }
+  wasDeleted(id: string): Promise<boolean> {
+    return this.read(() => this.db.wasDeleted(id))
+  }
+  getMeta(key: string): Promise<string | undefined> {
+    return this.read(() => this.db.getMeta(key))
+  }
+  setMeta(key: string, value: string): Promise<void> {
+    return this.read(() => this.db.setMeta(key, value))
+  }
+  onRemote(): void {
+    // One process owns the file: there are no other writers to hear from.
+  }
+  async close(): Promise<void> {
+    await this.tail
+    this.db.close()
+  }
+
+  /** @internal the committed record, for the transaction's overlay. */
+  committed(id: string): GroupRecord | undefined {
+    return this.records.get(id)
+  }
+
+  /** @internal */
+  ringOf(groupId: string, n: number): RingEntry[] {
+    const cached = this.rings.get(groupId)
+    if (cached && cached.n === n) return cached.list
+    const list = this.db.ring(groupId, n)
+    this.rings.set(groupId, { n, list })
+    return list
+  }
+
+  /** @internal an event of `groupId` was stored: it is the newest of the window. */
+  pushRing(groupId: string, entry: RingEntry): void {
+    const cached = this.rings.get(groupId)
+    if (!cached) return
+    cached.list.unshift(entry)
+    if (cached.list.length > cached.n) cached.list.length = cached.n
+  }
+
+  /** @internal events were deleted: windows are rebuilt from the database when next needed. */
+  dropRings(): void {
+    this.rings.clear()
+  }
+}
+
+/** The open transaction of one {@link SqliteStore.unit}. */
+class SqliteTransaction implements StoreTransaction {
+  /** Group records written by this unit (null: dropped), applied to the store on commit. */
+  readonly overlay = new Map<string, GroupRecord | null>()
+  constructor(private readonly store: SqliteStore) {}
+
+  private get db(): EventDatabase {
+    return this.store.db
+  }
+  async get(id: string): Promise<StoredRow | undefined> {
+    return this.db.get(id)
+  }
+  async query(filter: Filter, limit: number, offset = 0): Promise<StoredRow[]> {
+    return this.db.query(filter, limit, offset)
+  }
+  async group(id: string): Promise<GroupRecord | undefined> {
+    const mine = this.overlay.get(id)
+    if (mine !== undefined) return mine ?? undefined
+    return this.store.committed(id)
+  }
+  async wasDeleted(id: string): Promise<boolean> {
+    return this.db.wasDeleted(id)
+  }
+  async insert(event: NostrEvent): Promise<InsertResult> {
+    const r = this.db.insert(event)
+    if (r === 'saved') {
+      const gid = event.tags.find((t) => t[0] === 'h')?.[1]
+      if (gid !== undefined) this.store.pushRing(gid, { id: event.id, pubkey: event.pubkey })
+    }
+    return r
+  }
+  async deleteIds(ids: readonly string[]): Promise<number> {
+    const n = this.db.deleteIds(ids)
+    if (n > 0) this.store.dropRings()
+    return n
+  }
+  async deleteGroupEvents(groupId: string, keepId: string): Promise<string[]> {
+    const ids = this.db.deleteGroupEvents(groupId, keepId)
+    this.store.dropRings()
+    return ids
+  }
+  async rememberDeleted(ids: readonly string[], at: number): Promise<void> {
+    this.db.rememberDeleted(ids, at)
+  }
+  async latest(kind: number, pubkey: string, d: string): Promise<StoredRow | undefined> {
+    return this.db.latest(kind, pubkey, d)
+  }
+  async ring(groupId: string, n: number): Promise<RingEntry[]> {
+    return this.store.ringOf(groupId, n)
+  }
+  async saveGroup(g: GroupRecord): Promise<void> {
+    this.db.saveGroup(g)
+    this.overlay.set(g.id, g)
+  }
+  async dropGroup(id: string): Promise<void> {
+    this.db.dropGroup(id)
+    this.overlay.set(id, null)
+  }
+}

@@ -1,0 +1,115 @@
+import type { Filter, NostrEvent } from 'nostr-tools'
+import type { GroupRecord } from '../groups/record'
+
+/** A stored row as queries return it: the raw JSON plus the columns visibility needs. */
+export interface StoredRow {
+  /** The event exactly as stored (`JSON.stringify` of the accepted event). */
+  json: string
+  id: string
+  pubkey: string
+  kind: number
+  created_at: number
+  /** The group the event belongs to: its `h` tag, or the `d` of relay-signed 39000–39005; null otherwise. */
+  grp: string | null
+}
+
+/** Outcome of an insert: stored, already there, or an older version of a replaceable/addressable event. */
+export type InsertResult = 'saved' | 'duplicate' | 'stale'
+
+/** One entry of a group's `previous` window. */
+export interface RingEntry {
+  id: string
+  pubkey: string
+}
+
+/**
+ * What every backend can read, inside a transaction or outside one. Every method may be answered
+ * from memory (SQLite) or over the network (PostgreSQL), so each returns a Promise.
+ */
+export interface StoreReader {
+  /** The stored event with this id. */
+  get(id: string): Promise<StoredRow | undefined>
+  /**
+   * Events matching one NIP-01 filter, newest `created_at` first, lowest id first within a second;
+   * at most `limit` rows after skipping `offset`. Tag filters match the single-letter tags an event
+   * carries (values up to 512 characters are indexed). Empty lists in a filter match nothing.
+   */
+  query(filter: Filter, limit: number, offset?: number): Promise<StoredRow[]>
+  /** The current record of a group (deleted groups included, flagged `deleted`), or undefined. */
+  group(id: string): Promise<GroupRecord | undefined>
+  /** True when this id was deleted by a moderator, an author or a group deletion (it cannot come back). */
+  wasDeleted(id: string): Promise<boolean>
+}
+
+/**
+ * One unit of work of the intake pipeline: everything one EVENT (or one admin call) decides and
+ * writes. It sees its own writes; nothing of it is visible to other units or readers until it
+ * commits, and nothing of it remains if it throws.
+ */
+export interface StoreTransaction extends StoreReader {
+  /**
+   * Stores an event. A replaceable (0, 3, 10000–19999) or addressable (30000–39999) event replaces
+   * the stored version with the same kind, pubkey (and `d`) when it is newer (`created_at`, then
+   * the lower id wins a tie); otherwise it is `'stale'` and nothing changes. Ephemeral kinds are
+   * never passed here.
+   */
+  insert(event: NostrEvent): Promise<InsertResult>
+  /** Deletes events by id; resolves to how many were removed. */
+  deleteIds(ids: readonly string[]): Promise<number>
+  /** Deletes every event of a group (`h` = id, and relay state with `d` = id) except `keepId`; resolves to the deleted ids. */
+  deleteGroupEvents(groupId: string, keepId: string): Promise<string[]>
+  /** Remembers ids so they cannot be published again (the newest 1,024 are kept). */
+  rememberDeleted(ids: readonly string[], at: number): Promise<void>
+  /** The stored version of an addressable event `kind:pubkey:d`, if any. */
+  latest(kind: number, pubkey: string, d: string): Promise<StoredRow | undefined>
+  /**
+   * The `previous` window: the newest `n` events of a group (any kind, any author) in the order the
+   * relay accepted them, newest first. Includes events this unit inserted.
+   */
+  ring(groupId: string, n: number): Promise<RingEntry[]>
+  /** Writes a group's record; readers see it once the unit commits. */
+  saveGroup(g: GroupRecord): Promise<void>
+  /** Removes a group's record. */
+  dropGroup(id: string): Promise<void>
+}
+
+/**
+ * The relay's storage: the contract every backend implements (SQLite in `sqlite.ts`).
+ *
+ * Ordering and isolation, which the intake pipeline relies on:
+ * - {@link EventStore.unit} runs the whole authorize-and-write of one event as one transaction. Units
+ *   naming the same group run one after another in the order `unit` was called (so a group accepts
+ *   events in arrival order and every check sees the state the previous event left); units of
+ *   different groups may run concurrently when the backend can (PostgreSQL: a per-group advisory or
+ *   row lock taken first, other groups' records locked as `group()` reads them, a deadlock retried).
+ * - A backend with several relay processes on one database also calls the listeners given to
+ *   {@link EventStore.onRemote} with events other processes committed (LISTEN/NOTIFY), so live
+ *   subscriptions see them; a single-process backend never calls them.
+ * - Reads outside a unit ({@link StoreReader}) see committed data only.
+ *
+ * @example
+ * const saved = await store.unit('general', async (tx) => {
+ *   if (!(await tx.group('general'))) return 'unknown'
+ *   return tx.insert(event)
+ * })
+ */
+export interface EventStore extends StoreReader {
+  /**
+   * Runs `fn` as one transaction holding `groupId`'s lock (undefined: an event of no group, which
+   * still runs atomically). Resolves to what `fn` resolves to once committed; rejects (rolled back)
+   * when `fn` throws.
+   */
+  unit<T>(groupId: string | undefined, fn: (tx: StoreTransaction) => Promise<T>): Promise<T>
+  /**
+   * The last committed record of a group this process knows, synchronously (the handle's
+   * `state()`). A multi-process backend keeps it current from its fan-out.
+   */
+  peekGroup(id: string): GroupRecord | undefined
+  /** Relay-wide settings (signing keys, demo seed markers). */
+  getMeta(key: string): Promise<string | undefined>
+  setMeta(key: string, value: string): Promise<void>
+  /** Registers a listener for events committed by other relay processes on the same database. */
+  onRemote(listener: (event: NostrEvent) => void): void
+  /** Closes the database; waits for running units. */
+  close(): Promise<void>
+}
