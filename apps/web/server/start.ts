@@ -21,7 +21,16 @@ const firstRun = !existsSync(db)
 await ensureBuilt({ log: (l) => console.log(l) })
 
 // The relay keeps its signing key in the database, so a restart keeps its identity and groups.
-const relay = await startRelay({ port, host: '127.0.0.1', db, staticDir: distDir, demo: true })
+// NIP-42 `relay` tags are checked against these public URLs (the browser may say either host name).
+const urls = port === 0 ? undefined : [`ws://127.0.0.1:${port}`, `ws://localhost:${port}`]
+const relay = await startRelay({
+  port,
+  host: '127.0.0.1',
+  db,
+  staticDir: distDir,
+  demo: true,
+  ...(urls && { urls }),
+})
 const httpUrl = relay.url.replace(/^ws/, 'http')
 console.log(`\nRoost is running: ${httpUrl}`)
 console.log(`  relay     ${relay.url}  (key ${relay.pubkey.slice(0, 12)}…)`)

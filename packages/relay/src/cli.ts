@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { parseArgs } from 'node:util'
 import { isRelayProfile, type RelayProfile } from './index'
+import { LIMITS, type RelayLimits } from './limits'
 import type { RelayOptions } from './options'
 
 export const USAGE = `Usage: roost-relay [options]
@@ -11,16 +12,43 @@ A NIP-29 groups relay (NIP-01/09/11/29/42) on one SQLite file.
 Options:
   --port <n>           TCP port (default 7777; 0 picks a free one)
   --host <addr>        interface to bind (default 127.0.0.1)
+  --url <ws-url>       public URL clients use, checked in NIP-42 AUTH (repeatable;
+                       default the listen address). Behind a proxy: --url wss://relay.example.com
   --db <path>          SQLite file, or :memory: (default .roost/relay.db)
   --secret-key <hex>   relay signing key (default: generated once, kept in the db)
-  --profile <name>     strict | relay29 | groups_relay | zooid | pyramid (default strict)
+  --profile <name>     roost | strict | relay29 | groups_relay | zooid | pyramid (default roost)
   --static <dir>       serve this directory over HTTP on the same port
   --demo               create the demo groups general, design and private (idempotent)
   --late-window <s>    refuse group events older than this many seconds (0: off)
-  --previous-minimum <n>  minimum number of previous references (strict default 3)
+  --previous-minimum <n>  minimum number of previous references (roost 0, strict 3)
+  --rate-limit <n/s>   EVENTs per connection: n per s seconds (default 200/10; 0 turns it off)
+  --max-connections <n>          open connections in total (default ${LIMITS.maxConnections})
+  --max-connections-per-ip <n>   open connections from one address (default ${LIMITS.maxConnectionsPerIp})
+  --max-subscriptions <n>        subscriptions per connection (default ${LIMITS.maxSubscriptions})
+  --max-filters <n>              filters per REQ (default ${LIMITS.maxFilters})
+  --max-filter-values <n>        values per filter list (default ${LIMITS.maxFilterValues})
+  --max-event-tags <n>           tags per event (default ${LIMITS.maxEventTags})
+  --max-message-length <bytes>   one client frame (default ${LIMITS.maxMessageLength})
+  --max-query-cost <n>           filter values one connection may hold open (default ${LIMITS.maxQueryCost})
+  --max-buffered-bytes <bytes>   unsent output before a connection is closed (default ${LIMITS.maxBufferedBytes})
+  --max-future-seconds <s>       refuse events dated further ahead (default ${LIMITS.maxFutureSeconds})
   --verbose            log one line per connection event
   -h, --help           show this help
 `
+
+/** CLI flags that set one of {@link LIMITS}. */
+const LIMIT_FLAGS = {
+  'max-connections': 'maxConnections',
+  'max-connections-per-ip': 'maxConnectionsPerIp',
+  'max-subscriptions': 'maxSubscriptions',
+  'max-filters': 'maxFilters',
+  'max-filter-values': 'maxFilterValues',
+  'max-event-tags': 'maxEventTags',
+  'max-message-length': 'maxMessageLength',
+  'max-query-cost': 'maxQueryCost',
+  'max-buffered-bytes': 'maxBufferedBytes',
+  'max-future-seconds': 'maxFutureSeconds',
+} as const satisfies Record<string, keyof RelayLimits>
 
 /** The result of parsing the command line: options for startRelay, or help/an error to print. */
 export type CliParse =
@@ -34,13 +62,16 @@ export type CliParse =
  * parseCli(['--port', '0', '--demo']) // { ok: true, options: { port: 0, demo: true, … }, verbose: false }
  */
 export function parseCli(argv: string[]): CliParse {
-  let values: Record<string, string | boolean | undefined>
+  let values: Record<string, string | boolean | string[] | undefined>
   try {
     values = parseArgs({
       args: argv,
       options: {
         port: { type: 'string' },
         host: { type: 'string' },
+        url: { type: 'string', multiple: true },
+        'rate-limit': { type: 'string' },
+        ...Object.fromEntries(Object.keys(LIMIT_FLAGS).map((k) => [k, { type: 'string' as const }])),
         db: { type: 'string' },
         'secret-key': { type: 'string' },
         profile: { type: 'string' },
@@ -90,6 +121,34 @@ export function parseCli(argv: string[]): CliParse {
     if (typeof n === 'string') return { ok: false, help: false, error: n }
     options[key] = n
   }
+  if (Array.isArray(values.url)) {
+    for (const u of values.url) {
+      if (!/^wss?:\/\/[^\s/]+/.test(u))
+        return { ok: false, help: false, error: `--url '${u}' must be a ws:// or wss:// URL` }
+    }
+    options.urls = values.url
+  }
+  if (typeof values['rate-limit'] === 'string') {
+    const m = /^(\d+)(?:\/(\d+))?$/.exec(values['rate-limit'])
+    const events = Number(m?.[1])
+    const per = Number(m?.[2] ?? 1)
+    if (!m || !Number.isSafeInteger(events) || !Number.isSafeInteger(per) || per < 1)
+      return {
+        ok: false,
+        help: false,
+        error: '--rate-limit must be <events>/<seconds>, e.g. 200/10 (0: off)',
+      }
+    options.rateLimit = { events, perSeconds: per }
+  }
+  const limits: Partial<RelayLimits> = {}
+  for (const [flag, key] of Object.entries(LIMIT_FLAGS)) {
+    if (values[flag] === undefined) continue
+    const n = int(flag, values[flag])
+    if (typeof n === 'string' || n < 1)
+      return { ok: false, help: false, error: `--${flag} must be a positive integer` }
+    limits[key] = n
+  }
+  if (Object.keys(limits).length > 0) options.limits = limits
   return { ok: true, options, verbose: !!values.verbose }
 }
 
@@ -108,10 +167,11 @@ export async function main(argv: string[]): Promise<void> {
   const { startRelay } = await import('./relay')
   const relay = await startRelay(options)
   const out = [
-    `roost-relay listening on ${relay.url} (profile ${options.profile ?? 'strict'})`,
+    `roost-relay listening on ${relay.url} (profile ${options.profile ?? 'roost'})`,
     `  relay key (self): ${relay.pubkey}`,
     `  database:         ${options.db}`,
   ]
+  if (options.urls) out.push(`  public URLs:      ${options.urls.join(' ')}`)
   if (options.staticDir)
     out.push(`  web:              ${relay.url.replace('ws://', 'http://')}/ (from ${options.staticDir})`)
   if (relay.demo) {

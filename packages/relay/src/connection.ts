@@ -3,8 +3,7 @@ import type { IncomingMessage } from 'node:http'
 import { bytesToHex } from '@noble/hashes/utils.js'
 import type { Filter, NostrEvent } from 'nostr-tools'
 import type { WebSocket } from 'ws'
-import type { Peer, RelayContext } from './context'
-import { LIMITS } from './limits'
+import type { Peer, RelayContext, Subscription } from './context'
 import { RateLimiter } from './rate-limit'
 import { parseMessage } from './wire'
 
@@ -24,11 +23,10 @@ export class Connection implements Peer {
   readonly challenge = bytesToHex(randomBytes(16))
   readonly authed = new Set<string>()
   /** Open subscriptions by id (managed by the query side). */
-  readonly subs = new Map<string, Filter[]>()
+  readonly subs = new Map<string, Subscription>()
   readonly limiter: RateLimiter
   /** Answered the last heartbeat ping. */
   alive = true
-  readonly host: string
   readonly remote: string
   private queue: Promise<void> = Promise.resolve()
 
@@ -37,11 +35,9 @@ export class Connection implements Peer {
     req: IncomingMessage,
     private readonly ctx: RelayContext,
     private readonly handlers: MessageHandlers,
-    private readonly relayUrl: () => string,
     rate: { events: number; perSeconds: number },
   ) {
     this.limiter = new RateLimiter(rate.events, rate.perSeconds)
-    this.host = req.headers.host ?? ''
     this.remote = `${req.socket.remoteAddress}:${req.socket.remotePort}`
     ws.on('message', (data, isBinary) => {
       if (isBinary) {
@@ -50,7 +46,8 @@ export class Connection implements Peer {
       }
       const text = data.toString()
       this.queue = this.queue.then(() =>
-        this.onMessage(text).catch((err) => {
+        // Messages still queued when the client leaves are dropped unanswered.
+        (this.open ? this.onMessage(text) : Promise.resolve()).catch((err) => {
           this.ctx.log(`error ${this.remote} ${(err as Error).stack ?? err}`)
           this.send(['NOTICE', 'error: internal error'])
         }),
@@ -73,7 +70,7 @@ export class Connection implements Peer {
 
   sendRaw(text: string): void {
     if (this.ws.readyState !== this.ws.OPEN) return
-    if (this.ws.bufferedAmount > LIMITS.maxBufferedBytes) {
+    if (this.ws.bufferedAmount > this.ctx.limits.maxBufferedBytes) {
       this.ctx.log(`slow ${this.remote}: closing`)
       this.ws.close(1008, 'too slow to read')
       return
@@ -81,12 +78,32 @@ export class Connection implements Peer {
     this.ws.send(text)
   }
 
+  /**
+   * Resolves once the unsent output is at most `pacingBytes` (true), or false when the connection
+   * closed or did not drain within `stallMs` (then it is closed: a reader that stopped reading).
+   */
+  async drained(): Promise<boolean> {
+    const { pacingBytes, stallMs } = this.ctx.limits
+    const start = Date.now()
+    let wait = 2
+    while (this.open && this.ws.bufferedAmount > pacingBytes) {
+      if (Date.now() - start > stallMs) {
+        this.ctx.log(`stalled ${this.remote}: closing`)
+        this.ws.close(1008, 'too slow to read')
+        return false
+      }
+      await new Promise((resolve) => setTimeout(resolve, wait))
+      wait = Math.min(wait * 2, 100)
+    }
+    return this.open
+  }
+
   requestAuth(): void {
     this.send(['AUTH', this.challenge])
   }
 
   private async onMessage(text: string): Promise<void> {
-    const parsed = parseMessage(text)
+    const parsed = parseMessage(text, this.ctx.limits)
     if (!parsed.ok) {
       const e = parsed.error
       if (e.answer === 'OK') this.send(['OK', e.eventId, false, e.reason])
@@ -107,6 +124,15 @@ export class Connection implements Peer {
       this.send(['OK', event.id, false, problem])
       return
     }
+    if (!this.authed.has(event.pubkey) && this.authed.size >= this.ctx.limits.maxAuthKeys) {
+      this.send([
+        'OK',
+        event.id,
+        false,
+        `blocked: too many authenticated keys (at most ${this.ctx.limits.maxAuthKeys})`,
+      ])
+      return
+    }
     this.authed.add(event.pubkey)
     this.ctx.log(`auth ${this.remote} ${event.pubkey}`)
     this.send(['OK', event.id, true, ''])
@@ -119,20 +145,27 @@ export class Connection implements Peer {
     const tag = (n: string) => event.tags.find((t) => t[0] === n)?.[1]
     if (tag('challenge') !== this.challenge) return 'invalid: challenge mismatch'
     if (!this.relayTagMatches(tag('relay'))) return 'invalid: relay tag does not name this relay'
-    if (Math.abs(event.created_at - this.ctx.now()) > LIMITS.authWindow) return 'invalid: auth event expired'
+    if (Math.abs(event.created_at - this.ctx.now()) > this.ctx.limits.authWindow)
+      return 'invalid: auth event expired'
     return undefined
   }
 
+  /** The `relay` tag must name one of the relay's public URLs (host and path); request headers play no part. */
   private relayTagMatches(relay: string | undefined): boolean {
     if (!relay) return false
-    try {
-      const u = new URL(relay)
-      if (u.protocol !== 'ws:' && u.protocol !== 'wss:') return false
-      const hosts = new Set([this.host.toLowerCase(), new URL(this.relayUrl()).host])
-      return hosts.has(u.host.toLowerCase())
-    } catch {
-      return false
-    }
+    const given = comparableUrl(relay)
+    return given !== undefined && this.ctx.publicUrls().some((u) => comparableUrl(u) === given)
+  }
+}
+
+/** A ws(s) URL reduced to what identifies the relay: host (with port) and path, lowercased, no trailing slash. */
+function comparableUrl(url: string): string | undefined {
+  try {
+    const u = new URL(url)
+    if (u.protocol !== 'ws:' && u.protocol !== 'wss:') return undefined
+    return `${u.host}${u.pathname.replace(/\/+$/, '')}`.toLowerCase()
+  } catch {
+    return undefined
   }
 }
 

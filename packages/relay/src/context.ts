@@ -1,4 +1,5 @@
-import type { NostrEvent } from 'nostr-tools'
+import type { Filter, NostrEvent } from 'nostr-tools'
+import type { RelayLimits } from './limits'
 import type { ProfilePolicy } from './profiles'
 import type { EventStore } from './store/store'
 
@@ -17,6 +18,10 @@ export interface RelayContext {
   /** Late-publication window in seconds (0 or undefined: off). */
   readonly lateWindow: number | undefined
   readonly previousMinimum: number
+  /** The limits in force (defaults with the operator's overrides). */
+  readonly limits: RelayLimits
+  /** The URLs NIP-42 `relay` tags must name (the configured public URLs, else the listen address). */
+  publicUrls(): readonly string[]
   /** Kinds accepted without an `h` tag. */
   readonly nonGroupKinds: ReadonlySet<number>
   /** Unix seconds. */
@@ -38,4 +43,13 @@ export interface Peer {
   send(message: unknown[]): void
   /** Asks the client to authenticate (`["AUTH", challenge]`). */
   requestAuth(): void
+}
+
+/** One open subscription. */
+export interface Subscription {
+  readonly filters: Filter[]
+  /** What matching one event against it costs: its filters' values, plus one per filter. */
+  readonly cost: number
+  /** Live events that matched while stored results were still being sent (sent after them). */
+  backlog?: { id: string; frame: string }[]
 }

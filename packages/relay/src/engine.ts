@@ -9,6 +9,7 @@ import { groupOf } from './groups/intake'
 import type { GroupRecord } from './groups/record'
 import { Intake, type IntakeOutcome } from './intake'
 import { keptKey, secretKeyBytes } from './keys'
+import { LIMITS, type RelayLimits } from './limits'
 import type { RelayOptions } from './options'
 import { PROFILES } from './profiles'
 import { QuerySide } from './query'
@@ -26,6 +27,8 @@ const DEFAULT_NON_GROUP_KINDS = [0, 3, 5, 10002, 10009, 10050, 24133, 30078]
  */
 export class Engine {
   readonly connections = new Set<Connection>()
+  /** Open connections per remote address. */
+  private readonly perIp = new Map<string, number>()
   readonly query: QuerySide
   readonly intake: Intake
   /** The relay's public URL (AUTH `relay` tags name it). */
@@ -41,8 +44,10 @@ export class Engine {
 
   /** Opens the store, loads or makes the keys, and settles the options. */
   static async open(opts: RelayOptions): Promise<Engine> {
-    const policy = PROFILES[opts.profile ?? 'strict']
+    const policy = PROFILES[opts.profile ?? 'roost']
     if (!policy) throw new RelayOptionError(`unknown profile '${opts.profile}'`)
+    const limits = settleLimits(opts.limits)
+    const urls = (opts.urls ?? []).map(publicUrl)
     const given = opts.secretKey === undefined ? undefined : secretKeyBytes(opts.secretKey)
     let pubkey = ''
     const store: EventStore = new SqliteStore(opts.db ?? ':memory:', () => pubkey)
@@ -52,6 +57,7 @@ export class Engine {
     pubkey = getPublicKey(secret)
     const ownerPubkey = policy.separateOwnerKey ? getPublicKey(await keptKey(get, set, 'owner_key')) : pubkey
     const clock = opts.clock ?? (() => Math.floor(Date.now() / 1000))
+    let engine: Engine
     const ctx: RelayContext = {
       policy,
       store,
@@ -60,12 +66,14 @@ export class Engine {
       ownerPubkey,
       lateWindow: opts.lateWindow ?? policy.lateWindow,
       previousMinimum: opts.previousMinimum ?? policy.previous.minimum,
+      limits,
+      publicUrls: () => (urls.length > 0 ? urls : [engine.url]),
       nonGroupKinds: new Set(opts.nonGroupKinds ?? DEFAULT_NON_GROUP_KINDS),
       now: clock,
       log: opts.log ?? (() => {}),
       verify: opts.verifyEvent ?? verifyEvent,
     }
-    const engine = new Engine(ctx, opts)
+    engine = new Engine(ctx, opts)
     store.onRemote((event) => engine.broadcast([event]))
     return engine
   }
@@ -86,8 +94,23 @@ export class Engine {
     return this.ctx.now()
   }
 
-  /** Takes over a new WebSocket. */
+  /** Takes over a new WebSocket, or refuses it (NOTICE, then close) past the connection caps. */
   attach(ws: WebSocket, req: IncomingMessage): void {
+    const { limits, log } = this.ctx
+    const ip = req.socket.remoteAddress ?? ''
+    const fromIp = this.perIp.get(ip) ?? 0
+    const refusal =
+      this.connections.size >= limits.maxConnections
+        ? `blocked: the relay is full (at most ${limits.maxConnections} connections)`
+        : fromIp >= limits.maxConnectionsPerIp
+          ? `blocked: too many connections from your address (at most ${limits.maxConnectionsPerIp})`
+          : undefined
+    if (refusal) {
+      log(`refuse ${ip}: ${refusal}`)
+      ws.send(JSON.stringify(['NOTICE', refusal]))
+      ws.close(1008, refusal.slice(0, 120))
+      return
+    }
     const rate = this.opts.rateLimit ?? { events: 200, perSeconds: 10 }
     const conn = new Connection(
       ws,
@@ -98,14 +121,17 @@ export class Engine {
         req: (c, subId, filters: Filter[]) => this.query.req(c, subId, filters),
         close: (c, subId) => this.query.close(c, subId),
       },
-      () => this.url,
       rate,
     )
     this.connections.add(conn)
-    this.ctx.log(`connect ${conn.remote}`)
+    this.perIp.set(ip, fromIp + 1)
+    log(`connect ${conn.remote}`)
     ws.on('close', () => {
       this.connections.delete(conn)
-      this.ctx.log(`disconnect ${conn.remote}`)
+      const left = (this.perIp.get(ip) ?? 1) - 1
+      if (left > 0) this.perIp.set(ip, left)
+      else this.perIp.delete(ip)
+      log(`disconnect ${conn.remote}`)
     })
   }
 
@@ -165,4 +191,30 @@ export class Engine {
   state(id: string): GroupRecord | undefined {
     return this.ctx.store.peekGroup(id)
   }
+}
+
+/** The defaults with the operator's overrides; each must be a positive integer. */
+function settleLimits(given: Partial<RelayLimits> | undefined): RelayLimits {
+  const out: RelayLimits = { ...LIMITS }
+  for (const [key, value] of Object.entries(given ?? {})) {
+    if (!Object.hasOwn(LIMITS, key)) throw new RelayOptionError(`unknown limit '${key}'`)
+    if (value === undefined) continue
+    if (!Number.isSafeInteger(value) || value < 1)
+      throw new RelayOptionError(`limit '${key}' must be a positive integer`)
+    out[key as keyof RelayLimits] = value
+  }
+  return out
+}
+
+/** A configured public URL, checked: ws: or wss:, no credentials. */
+function publicUrl(url: string): string {
+  let u: URL
+  try {
+    u = new URL(url)
+  } catch {
+    throw new RelayOptionError(`url '${url}' is not a URL`)
+  }
+  if (u.protocol !== 'ws:' && u.protocol !== 'wss:')
+    throw new RelayOptionError(`url '${url}' must start with ws:// or wss://`)
+  return u.href
 }

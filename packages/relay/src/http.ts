@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Engine } from './engine'
 import { relayInfo } from './nip11'
-import { serveStatic } from './static'
+import { safetyHeaders, serveStatic } from './static'
 
 /**
  * Plain HTTP on the relay's port: NIP-11 for `Accept: application/nostr+json`, CORS preflight, the
@@ -10,27 +10,32 @@ import { serveStatic } from './static'
 export function handleHttp(engine: Engine, req: IncomingMessage, res: ServerResponse): void {
   const accept = req.headers.accept ?? ''
   if (req.method === 'OPTIONS') {
-    res.writeHead(204, cors())
+    res.writeHead(204, { ...safetyHeaders('text/plain; charset=utf-8'), ...cors() })
     res.end()
     return
   }
   if (accept.includes('application/nostr+json')) {
-    res.writeHead(200, { 'Content-Type': 'application/nostr+json', ...cors() })
+    res.writeHead(200, { ...safetyHeaders('application/nostr+json'), ...cors() })
     res.end(
       JSON.stringify(
-        relayInfo(engine.policy, { relay: engine.pubkey, owner: engine.ownerPubkey }, engine.ctx.lateWindow),
+        relayInfo(
+          engine.policy,
+          { relay: engine.pubkey, owner: engine.ownerPubkey },
+          engine.ctx.lateWindow,
+          engine.ctx.limits,
+        ),
       ),
     )
     return
   }
   if (engine.opts.staticDir) {
     serveStatic(engine.opts.staticDir, req, res).catch(() => {
-      if (!res.headersSent) res.writeHead(500)
+      if (!res.headersSent) res.writeHead(500, safetyHeaders('text/plain; charset=utf-8'))
       res.end()
     })
     return
   }
-  res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' })
+  res.writeHead(200, safetyHeaders('text/plain; charset=utf-8'))
   res.end('Roost relay: connect with a Nostr client over WebSocket.\n')
 }
 

@@ -6,7 +6,6 @@ import { type Acceptance, checkGroupEvent, groupOf, type IntakeContext } from '.
 import type { GroupRecord } from './groups/record'
 import { renderState, STATE_KINDS } from './groups/render'
 import { relink } from './groups/subgroups'
-import { LIMITS } from './limits'
 import type { RateLimiter } from './rate-limit'
 import { isAddressable, isEphemeral } from './store/database'
 import type { InsertResult, StoreTransaction } from './store/store'
@@ -138,6 +137,7 @@ export class Intake {
       now: this.ctx.now(),
       lateWindow: this.ctx.lateWindow,
       previousMinimum: this.ctx.previousMinimum,
+      futureWindow: this.ctx.limits.maxFutureSeconds,
       authed: sender.authed,
       group: (id) => groups.get(id),
       ring: () => ring,
@@ -264,7 +264,7 @@ export class Intake {
         if (pubkey !== event.pubkey || !kind || !/^\d+$/.test(kind)) continue
         const filter: Filter = { kinds: [Number(kind)], authors: [pubkey], until: event.created_at }
         if (isAddressable(Number(kind))) filter['#d'] = [rest.join(':')]
-        for (const row of await tx.query(filter, LIMITS.maxLimit)) ids.push(row.id)
+        for (const row of await tx.query(filter, this.ctx.limits.maxLimit)) ids.push(row.id)
       }
     }
     if (ids.length > 0) await tx.deleteIds(ids)

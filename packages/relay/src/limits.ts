@@ -1,10 +1,12 @@
 /**
- * The relay's limits, advertised in NIP-11 `limitation` and enforced on every message.
+ * The relay's limits, advertised in NIP-11 `limitation` and enforced on every message. These are
+ * the defaults; `startRelay({ limits })` and the CLI's flags override any of them.
  *
  * @example
- * if (frame.length > LIMITS.maxMessageLength) … // the relay answers `invalid: message too large`
+ * if (Buffer.byteLength(frame) > LIMITS.maxMessageLength) … // the relay answers `invalid: message too large`
  */
 export const LIMITS = {
+  /** Bytes (UTF-8) of one client frame. */
   maxMessageLength: 131_072,
   maxSubscriptions: 50,
   maxFilters: 10,
@@ -15,8 +17,30 @@ export const LIMITS = {
   maxContentLength: 65_536,
   /** Values per filter list (`ids`, `authors`, `kinds`, each `#x`). */
   maxFilterValues: 1_000,
+  /**
+   * Query cost one connection may hold open: the sum, over its subscriptions' filters, of each
+   * filter's values plus one. Bounds the work of matching one event against its subscriptions.
+   */
+  maxQueryCost: 20_000,
   /** AUTH events older or newer than this are refused, seconds. */
   authWindow: 600,
-  /** A connection whose unsent output exceeds this is closed. */
-  maxBufferedBytes: 16 * 1024 * 1024,
+  /** Keys one connection may authenticate. */
+  maxAuthKeys: 16,
+  /** Open WebSocket connections, in total. */
+  maxConnections: 2_000,
+  /** Open WebSocket connections from one IP address. */
+  maxConnectionsPerIp: 100,
+  /** Events dated more than this many seconds ahead are refused, whatever their kind. */
+  maxFutureSeconds: 900,
+  /** Stored results are sent in pages of this many events, yielding to other clients between pages. */
+  pageSize: 100,
+  /** A REQ's next page waits while the connection's unsent output is above this (bytes). */
+  pacingBytes: 1024 * 1024,
+  /** A connection whose unsent output exceeds this is closed (bytes): bounds what one slow reader holds. */
+  maxBufferedBytes: 4 * 1024 * 1024,
+  /** A paced REQ whose reader has not drained for this long is dropped with its connection (ms). */
+  stallMs: 30_000,
 } as const
+
+/** The tunable limits (see {@link LIMITS} for each field). */
+export type RelayLimits = { -readonly [K in keyof typeof LIMITS]: number }

@@ -1,4 +1,4 @@
-import { LIMITS } from './limits'
+import { LIMITS, type RelayLimits } from './limits'
 import type { ProfilePolicy } from './profiles'
 
 /**
@@ -12,6 +12,7 @@ export function relayInfo(
   policy: ProfilePolicy,
   keys: { relay: string; owner: string },
   lateWindow?: number,
+  limits: RelayLimits = LIMITS,
 ): Record<string, unknown> {
   return {
     name: 'Roost relay',
@@ -22,20 +23,28 @@ export function relayInfo(
     software: 'https://github.com/roost/roost/tree/main/packages/relay',
     version: '0.1.0',
     limitation: {
-      max_message_length: LIMITS.maxMessageLength,
-      max_subscriptions: LIMITS.maxSubscriptions,
-      max_filters: LIMITS.maxFilters,
-      max_limit: LIMITS.maxLimit,
-      default_limit: LIMITS.defaultLimit,
-      max_subid_length: LIMITS.maxSubidLength,
-      max_event_tags: LIMITS.maxEventTags,
-      max_content_length: LIMITS.maxContentLength,
+      max_message_length: limits.maxMessageLength,
+      max_subscriptions: limits.maxSubscriptions,
+      max_filters: limits.maxFilters,
+      max_limit: limits.maxLimit,
+      default_limit: limits.defaultLimit,
+      max_subid_length: limits.maxSubidLength,
+      max_event_tags: limits.maxEventTags,
+      max_content_length: limits.maxContentLength,
       auth_required: policy.requireAuthForAll,
       restricted_writes: true,
       ...(lateWindow ? { created_at_lower_limit: lateWindow } : {}),
-      ...(lateWindow && policy.futureWindow !== undefined
-        ? { created_at_upper_limit: policy.futureWindow }
-        : {}),
+      created_at_upper_limit:
+        lateWindow && policy.futureWindow !== undefined
+          ? Math.min(policy.futureWindow, limits.maxFutureSeconds)
+          : limits.maxFutureSeconds,
+      // Caps NIP-11 names no field for.
+      max_filter_values: limits.maxFilterValues,
+      max_query_cost: limits.maxQueryCost,
+      max_auth_keys: limits.maxAuthKeys,
+      max_connections: limits.maxConnections,
+      max_connections_per_ip: limits.maxConnectionsPerIp,
+      max_buffered_bytes: limits.maxBufferedBytes,
     },
     ...(policy.subgroups && { nip29: { subgroups: true } }),
     roost: { profile: policy.name },

@@ -1,4 +1,5 @@
 import type { NostrEvent } from 'nostr-tools'
+import type { RelayLimits } from './limits'
 
 /**
  * The relay families whose NIP-29 behaviour this relay can reproduce (see `profiles.ts`).
@@ -6,7 +7,7 @@ import type { NostrEvent } from 'nostr-tools'
  * @example
  * await startRelay({ profile: 'groups_relay' })
  */
-export type RelayProfile = 'strict' | 'relay29' | 'groups_relay' | 'zooid' | 'pyramid'
+export type RelayProfile = 'roost' | 'strict' | 'relay29' | 'groups_relay' | 'zooid' | 'pyramid'
 
 /**
  * Options of {@link startRelay}. Every field is optional.
@@ -23,7 +24,10 @@ export interface RelayOptions {
   db?: string
   /** The relay's signing key (hex or bytes). Without it the key is generated once and kept in the db. */
   secretKey?: string | Uint8Array
-  /** Which relay family to imitate; 'strict' (spec-correct, fiatjaf-family strings) by default. */
+  /**
+   * Which rules to follow: 'roost' (the default: spec-correct, open to every client), 'strict' (adds
+   * a minimum of 3 `previous` references and gates `#d` reads of private groups), or a relay family to imitate.
+   */
   profile?: RelayProfile
   /** Unix seconds; `Math.floor(Date.now() / 1000)` by default. */
   clock?: () => number
@@ -33,9 +37,16 @@ export interface RelayOptions {
   demo?: boolean
   /** Late publication: h-tagged events older than `now - lateWindow` are refused. 0 turns it off (import mode). */
   lateWindow?: number
-  /** Minimum number of `previous` references (capped at the number of other authors' recent events). */
+  /** Minimum number of `previous` references (capped at the number of other authors' recent events); 0 in 'roost', 3 in 'strict'. */
   previousMinimum?: number
-  /** Per-connection EVENT rate limit; 200 events per 10 seconds by default. */
+  /**
+   * The relay's public WebSocket URL(s), as clients name it in NIP-42 `relay` tags (behind a proxy:
+   * `wss://relay.example.com`). The listen address when none is given. Request headers are never trusted for this.
+   */
+  urls?: string[]
+  /** Overrides of {@link LIMITS} (caps on connections, subscriptions, filters, output, …). */
+  limits?: Partial<RelayLimits>
+  /** Per-connection EVENT rate limit; 200 events per 10 seconds by default. `events: 0` turns it off. */
   rateLimit?: { events: number; perSeconds: number }
   /** Kinds accepted without an `h` tag (NIP-09 deletions, profiles, relay and group lists, app data). */
   nonGroupKinds?: number[]

@@ -193,6 +193,18 @@ const strict: ProfilePolicy = {
   messages: fiatjaf,
 }
 
+/**
+ * The default: spec-correct and open to every client. `previous` is checked when present but no
+ * minimum is required (no third-party library adds it by default), and a private group's 39000 is
+ * served to anyone who asks for it by `#d` unless the group is hidden.
+ */
+const roost: ProfilePolicy = {
+  ...strict,
+  name: 'roost',
+  previous: { check: true, firstTagOnly: false, minimum: 0 },
+  gateDTag: false,
+}
+
 const pyramid: ProfilePolicy = {
   ...strict,
   name: 'pyramid',
@@ -332,6 +344,7 @@ const zooid: ProfilePolicy = {
  * PROFILES.relay29.patch9002 // true
  */
 export const PROFILES: Readonly<Record<RelayProfile, ProfilePolicy>> = {
+  roost,
   strict,
   pyramid,
   relay29,

@@ -1,5 +1,5 @@
 /**
- * A token bucket: `capacity` events, refilled at `capacity / perSeconds` per second.
+ * A token bucket: `capacity` events, refilled at `capacity / perSeconds` per second (capacity 0: no limit).
  * The time source is injectable (milliseconds) for tests.
  *
  * @example
@@ -20,6 +20,7 @@ export class RateLimiter {
 
   /** Spends one token; false when none is left. */
   take(): boolean {
+    if (this.capacity <= 0) return true
     const now = this.nowMs()
     const rate = this.capacity / (this.perSeconds * 1000)
     this.tokens = Math.min(this.capacity, this.tokens + (now - this.last) * rate)

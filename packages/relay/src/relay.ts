@@ -7,7 +7,6 @@ import { Engine } from './engine'
 import { snapshot } from './groups/record'
 import type { DemoInfo, RelayHandle } from './handle'
 import { handleHttp } from './http'
-import { LIMITS } from './limits'
 import type { RelayOptions } from './options'
 import { defaultVerifier } from './verify'
 
@@ -26,7 +25,7 @@ const HEARTBEAT_S = 30
 export async function startRelay(opts: RelayOptions = {}): Promise<RelayHandle> {
   const engine = await Engine.open({ ...opts, verifyEvent: opts.verifyEvent ?? (await defaultVerifier()) })
   const server: Server = createServer((req, res) => handleHttp(engine, req, res))
-  const wss = new WebSocketServer({ server, maxPayload: LIMITS.maxMessageLength * 4 })
+  const wss = new WebSocketServer({ server, maxPayload: engine.ctx.limits.maxMessageLength * 4 })
   wss.on('connection', (ws, req) => engine.attach(ws, req))
   wss.on('error', () => {})
   const host = opts.host ?? '127.0.0.1'

@@ -44,14 +44,24 @@ const TYPES: Record<string, string> = {
   '.map': 'application/json; charset=utf-8',
 }
 
-function headers(type: string, extra?: Record<string, string>): Record<string, string> {
+/** Sent with every HTML answer: no powerful browser features, no shared browsing context with openers. */
+export const HTML_HEADERS: Readonly<Record<string, string>> = {
+  'Permissions-Policy': 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()',
+  'Cross-Origin-Opener-Policy': 'same-origin',
+}
+
+/** The headers every HTTP answer of the relay carries, plus the HTML ones for `text/html`. */
+export function safetyHeaders(type: string): Record<string, string> {
   return {
     'Content-Type': type,
-    'Content-Security-Policy': CONTENT_SECURITY_POLICY,
     'X-Content-Type-Options': 'nosniff',
     'Referrer-Policy': 'no-referrer',
-    ...extra,
+    ...(type.startsWith('text/html') && HTML_HEADERS),
   }
+}
+
+function headers(type: string, extra?: Record<string, string>): Record<string, string> {
+  return { ...safetyHeaders(type), 'Content-Security-Policy': CONTENT_SECURITY_POLICY, ...extra }
 }
 
 /**

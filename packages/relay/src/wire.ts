@@ -1,5 +1,5 @@
 import type { Filter, NostrEvent } from 'nostr-tools'
-import { LIMITS } from './limits'
+import { LIMITS, type RelayLimits } from './limits'
 
 /** A client message the relay understands, after shape checks. */
 export type ClientMessage =
@@ -28,6 +28,7 @@ const HEX128 = /^[0-9a-f]{128}$/
  */
 export function parseMessage(
   text: string,
+  limits: RelayLimits = LIMITS,
 ): { ok: true; message: ClientMessage } | { ok: false; error: WireError } {
   let data: unknown
   try {
@@ -38,7 +39,8 @@ export function parseMessage(
   if (!Array.isArray(data) || typeof data[0] !== 'string')
     return notice('invalid: message must be a JSON array starting with a string')
   const [type] = data
-  const oversize = text.length > LIMITS.maxMessageLength
+  // The limit counts UTF-8 bytes as NIP-11 says, not UTF-16 units.
+  const oversize = Buffer.byteLength(text, 'utf8') > limits.maxMessageLength
   switch (type) {
     case 'EVENT':
     case 'AUTH': {
@@ -56,7 +58,7 @@ export function parseMessage(
             }
           : notice(`invalid: ${type} takes exactly one event`)
       }
-      const problem = eventProblem(raw)
+      const problem = eventProblem(raw, limits)
       if (problem) {
         return id
           ? { ok: false, error: { answer: 'OK', eventId: id, reason: `invalid: ${problem}` } }
@@ -66,8 +68,8 @@ export function parseMessage(
     }
     case 'REQ': {
       const subId = data[1]
-      if (typeof subId !== 'string' || subId.length === 0 || subId.length > LIMITS.maxSubidLength)
-        return notice(`invalid: subscription id must be a string of 1 to ${LIMITS.maxSubidLength} characters`)
+      if (typeof subId !== 'string' || subId.length === 0 || subId.length > limits.maxSubidLength)
+        return notice(`invalid: subscription id must be a string of 1 to ${limits.maxSubidLength} characters`)
       const closed = (reason: string) => ({
         ok: false as const,
         error: { answer: 'CLOSED' as const, subId, reason },
@@ -75,11 +77,11 @@ export function parseMessage(
       if (oversize) return closed('invalid: message too large')
       const filters = data.slice(2)
       if (filters.length === 0) return closed('invalid: a REQ needs at least one filter')
-      if (filters.length > LIMITS.maxFilters)
-        return closed(`blocked: too many filters (at most ${LIMITS.maxFilters})`)
+      if (filters.length > limits.maxFilters)
+        return closed(`blocked: too many filters (at most ${limits.maxFilters})`)
       const parsed: Filter[] = []
       for (const f of filters) {
-        const r = parseFilter(f)
+        const r = parseFilter(f, limits)
         if (typeof r === 'string') return closed(`invalid: ${r}`)
         parsed.push(r)
       }
@@ -93,7 +95,7 @@ export function parseMessage(
     }
     case 'COUNT': {
       const subId = data[1]
-      if (typeof subId === 'string' && subId.length > 0 && subId.length <= LIMITS.maxSubidLength)
+      if (typeof subId === 'string' && subId.length > 0 && subId.length <= limits.maxSubidLength)
         return {
           ok: false,
           error: { answer: 'CLOSED', subId, reason: 'blocked: COUNT (NIP-45) is not supported' },
@@ -116,7 +118,7 @@ function eventIdOf(raw: unknown): string | undefined {
 }
 
 /** What is wrong with an event's shape, or undefined when it is well formed. */
-export function eventProblem(raw: unknown): string | undefined {
+export function eventProblem(raw: unknown, limits: RelayLimits = LIMITS): string | undefined {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return 'event must be an object'
   const e = raw as Record<string, unknown>
   if (typeof e.id !== 'string' || !HEX64.test(e.id)) return 'id must be 64 lowercase hex characters'
@@ -128,9 +130,9 @@ export function eventProblem(raw: unknown): string | undefined {
   if (typeof e.created_at !== 'number' || !Number.isInteger(e.created_at) || e.created_at < 0)
     return 'created_at must be a non-negative integer'
   if (typeof e.content !== 'string') return 'content must be a string'
-  if (e.content.length > LIMITS.maxContentLength) return 'content too long'
+  if (e.content.length > limits.maxContentLength) return 'content too long'
   if (!Array.isArray(e.tags)) return 'tags must be an array'
-  if (e.tags.length > LIMITS.maxEventTags) return 'too many tags'
+  if (e.tags.length > limits.maxEventTags) return `too many tags (at most ${limits.maxEventTags})`
   for (const t of e.tags) {
     if (!Array.isArray(t) || t.length === 0 || !t.every((v) => typeof v === 'string'))
       return 'each tag must be a non-empty array of strings'
@@ -139,19 +141,19 @@ export function eventProblem(raw: unknown): string | undefined {
 }
 
 /** Validates one REQ filter; returns the filter or what is wrong with it. */
-export function parseFilter(raw: unknown): Filter | string {
+export function parseFilter(raw: unknown, limits: RelayLimits = LIMITS): Filter | string {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return 'filter must be an object'
   const out: Filter = {}
   for (const [key, value] of Object.entries(raw)) {
     if (key === 'ids' || key === 'authors') {
       if (!Array.isArray(value) || !value.every((v) => typeof v === 'string' && HEX64.test(v)))
         return `${key} must be a list of 64-character lowercase hex strings`
-      if (value.length > LIMITS.maxFilterValues) return `too many ${key}`
+      if (value.length > limits.maxFilterValues) return `too many ${key}`
       out[key] = value
     } else if (key === 'kinds') {
       if (!Array.isArray(value) || !value.every((k) => Number.isInteger(k) && k >= 0 && k <= 65535))
         return 'kinds must be a list of integers from 0 to 65535'
-      if (value.length > LIMITS.maxFilterValues) return 'too many kinds'
+      if (value.length > limits.maxFilterValues) return 'too many kinds'
       out.kinds = value
     } else if (key === 'since' || key === 'until' || key === 'limit') {
       if (typeof value !== 'number' || !Number.isInteger(value) || value < 0)
@@ -161,7 +163,7 @@ export function parseFilter(raw: unknown): Filter | string {
       if (key.length !== 2) return `tag filter ${JSON.stringify(key).slice(0, 20)} must name a single letter`
       if (!Array.isArray(value) || !value.every((v) => typeof v === 'string'))
         return `${key} must be a list of strings`
-      if (value.length > LIMITS.maxFilterValues) return `too many ${key} values`
+      if (value.length > limits.maxFilterValues) return `too many ${key} values`
       out[key as `#${string}`] = value
     } else if (key === 'search') {
       if (typeof value !== 'string') return 'search must be a string'

@@ -65,7 +65,7 @@ describe('rule 23: previous', () => {
   })
 
   it('strict mode needs 3 references, capped at the number of recent events by other authors', async () => {
-    const { r, c, u } = await setup()
+    const { r, c, u } = await setup({ profile: 'strict' })
     const a = u()
     const b = u()
     const g = await r.createGroup({})
@@ -87,7 +87,7 @@ describe('rule 23: previous', () => {
   })
 
   it('joins and leaves need no references', async () => {
-    const { r, c, u } = await setup()
+    const { r, c, u } = await setup({ profile: 'strict' })
     const a = u()
     const g = await r.createGroup({})
     await publish(c, u().sign({ kind: 9, tags: h(g), content: 'x' }))

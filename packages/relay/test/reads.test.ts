@@ -29,7 +29,7 @@ describe('D. reads', () => {
   })
 
   it('rule 28: in the strict profile a #d REQ for a private group state is gated too', async () => {
-    const { r, c } = await setup()
+    const { r, c } = await setup({ profile: 'strict' })
     const g = await r.createGroup({ private: true, closed: true })
     expect((await fetch(c, [{ kinds: [39000], '#d': [g] }])).closed).toBe(
       "auth-required: you're trying to access a private group",

@@ -2,6 +2,7 @@ import type { EventTemplate, NostrEvent } from 'nostr-tools'
 import type { ProfilePolicy } from '../profiles'
 import { isModerationKind, parseAction } from './actions'
 import { adminsOf, type GroupRecord, hasRole, isMember, rolesOf } from './record'
+import { ROLE_GRANTS } from './render'
 import { checkParenting } from './subgroups'
 
 /** What the intake rules need to know besides the event: injected so the rules stay pure. */
@@ -12,6 +13,8 @@ export interface IntakeContext {
   /** Late-publication window in seconds (0 or undefined: off). */
   readonly lateWindow: number | undefined
   readonly previousMinimum: number
+  /** Events dated more than this many seconds ahead are refused, whatever their kind (0 or undefined: off). */
+  readonly futureWindow?: number
   /** Pubkeys authenticated on the sending connection. */
   readonly authed: ReadonlySet<string>
   group(id: string): GroupRecord | undefined
@@ -57,7 +60,8 @@ const refuse = (reason: string, extra?: { notice?: boolean; silent?: boolean }):
   reason,
   ...extra,
 })
-const HEX_PREFIX = /^[0-9a-f]{1,64}$/
+/** A `previous` value: 8 hex characters as the spec writes them, up to a whole id (relay29). */
+const HEX_PREFIX = /^[0-9a-f]{8,64}$/
 
 /** The group id an event is addressed to: its first `h` value. */
 export function groupOf(event: Pick<NostrEvent, 'tags'>): string | undefined {
@@ -81,6 +85,11 @@ export function checkGroupEvent(
   const m = policy.messages
   const kind = event.kind
   if (kind >= 39000 && kind <= 39005) return refuse(m.metadataDirect)
+  if (event.tags.filter((t) => t[0] === 'h').length > 1)
+    return refuse('invalid: an event may carry only one h tag')
+  const future = ctx.futureWindow
+  if (future !== undefined && future > 0 && event.created_at > now + future)
+    return refuse('invalid: created_at is too far in the future')
   const id = groupOf(event)
   if (id === undefined) {
     if (nonGroupKinds.has(kind)) return { ok: true, followUps: [] }
@@ -217,6 +226,9 @@ function checkModeration(event: NostrEvent, g: GroupRecord, ctx: IntakeContext):
     return refuse(policy.messages.insufficientPermissions)
   }
   const limited = policy.moderatorLimits && !isAdmin
+  // Each role sends the moderation kinds 39003 grants it (9008 keeps its own text below).
+  if (limited && event.kind !== 9008 && !ROLE_GRANTS.moderator?.has(event.kind))
+    return refuse(policy.messages.insufficientPermissions)
   switch (action.kind) {
     case 9000: {
       if (limited && action.targets.some((t) => t.roles.length > 0))
@@ -305,14 +317,18 @@ function checkPrevious(event: NostrEvent, g: GroupRecord, ctx: IntakeContext): R
   if (policy.previous.firstTagOnly) tags = tags.slice(0, 1)
   const values = tags.flatMap((t) => t.slice(1))
   const ring = ctx.ring(g.id)
+  // Each value names one event; prefixes of the same event count once, the sender's own not at all.
+  const named = new Set<string>()
   for (const v of values) {
     if (!HEX_PREFIX.test(v)) return refuse(`error: invalid value '${v}' in previous tag`)
-    if (!ring.some((e) => e.id.startsWith(v))) return refuse(policy.messages.previousNotFound(v))
+    const hit = ring.find((e) => e.id.startsWith(v))
+    if (!hit) return refuse(policy.messages.previousNotFound(v))
+    if (hit.pubkey !== event.pubkey) named.add(hit.id)
   }
   if (ctx.previousMinimum > 0 && !NO_MINIMUM.has(event.kind)) {
     const others = ring.filter((e) => e.pubkey !== event.pubkey).length
     const required = Math.min(ctx.previousMinimum, others)
-    const distinct = new Set(values).size
+    const distinct = named.size
     if (distinct < required)
       return refuse(`blocked: at least ${required} previous references are required, got ${distinct}`)
   }

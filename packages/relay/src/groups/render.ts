@@ -11,6 +11,11 @@ export const ROLE_DESCRIPTIONS: readonly [string, string][] = [
   ['moderator', 'Can add and remove members without roles, delete events, create invites and pin events'],
 ]
 
+/** The moderation kinds each non-admin role in {@link ROLE_DESCRIPTIONS} may send (admins may send all). */
+export const ROLE_GRANTS: Readonly<Record<string, ReadonlySet<number>>> = {
+  moderator: new Set([9000, 9001, 9005, 9009, 9010]),
+}
+
 export interface StateContent {
   tags: string[][]
   content: string

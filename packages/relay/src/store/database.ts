@@ -86,7 +86,7 @@ export class EventDatabase {
          WHERE t.name = 'h' AND t.value = ? ORDER BY t.created_at DESC, e.rowid DESC LIMIT ?`,
       ),
       groupRows: s.prepare<[string, string], { id: string }>(
-        `SELECT e.id FROM tags t JOIN events e ON e.rowid = t.event WHERE t.name IN ('h', 'd') AND t.value = ? AND e.id != ?`,
+        'SELECT id FROM events WHERE grp = ? AND id != ?',
       ),
     }
   }
@@ -226,7 +226,10 @@ export class EventDatabase {
     return this.stmts.ring.all(groupId, n)
   }
 
-  /** Deletes every `#h` and `#d` event of a group except `keepId`; returns the deleted ids. */
+  /**
+   * Deletes every event of a group except `keepId`: its `h`-tagged events and the relay's 390xx for
+   * it, never other events that merely carry its id as a `d` value. Returns the deleted ids.
+   */
   deleteGroupEvents(groupId: string, keepId: string): string[] {
     const ids = this.stmts.groupRows.all(groupId, keepId).map((r) => r.id)
     this.deleteIds(ids)

@@ -14,6 +14,7 @@ CREATE INDEX IF NOT EXISTS events_created ON events (created_at DESC);
 CREATE INDEX IF NOT EXISTS events_kind ON events (kind, created_at DESC);
 CREATE INDEX IF NOT EXISTS events_pubkey ON events (pubkey, created_at DESC);
 CREATE INDEX IF NOT EXISTS events_replace ON events (kind, pubkey, d);
+CREATE INDEX IF NOT EXISTS events_grp ON events (grp);
 CREATE TABLE IF NOT EXISTS tags (
   event INTEGER NOT NULL REFERENCES events (rowid) ON DELETE CASCADE,
   name TEXT NOT NULL,
