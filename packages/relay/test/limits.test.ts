@@ -51,8 +51,11 @@ async function fill(url: string, group: string, n: number, size: number): Promis
     content: `${i} ${'x'.repeat(size)}`,
   }))
   const out = await signMany(user(), templates)
-  const answers = await Promise.all(out.map((e) => publish(c, e)))
-  expect(answers.every((a) => a.ok)).toBe(true)
+  // In batches, so that no publish waits behind hundreds of others past nostr-tools' timeout.
+  for (let i = 0; i < out.length; i += 50) {
+    const answers = await Promise.all(out.slice(i, i + 50).map((e) => publish(c, e)))
+    expect(answers.filter((a) => !a.ok)).toEqual([])
+  }
   return out
 }
 
@@ -81,7 +84,7 @@ describe('resource limits', () => {
     expect(slow.frames.filter((m) => m[0] === 'EVENT' && m[1] === 'all')).toHaveLength(500)
     expect(slow.ws.readyState).toBe(WebSocket.OPEN)
     slow.ws.terminate()
-  })
+  }, 90_000)
 
   it('what one never-reading connection holds is bounded: past the memory cap it is closed', async () => {
     const r = await relay({ ...noRate, limits: { pacingBytes: 16 * 1024, maxBufferedBytes: 256 * 1024 } })
@@ -93,7 +96,7 @@ describe('resource limits', () => {
     await fill(r.url, g, 600, 16_000) // about 10 MB broadcast to a reader that does not read
     sink.resume()
     expect(await sink.closed).toEqual({ code: 1008, reason: 'too slow to read' })
-  })
+  }, 90_000)
 
   it('connections are capped in total and per IP, answered with a NOTICE and a reason', async () => {
     const perIp = await relay({ limits: { maxConnectionsPerIp: 2 } })
