@@ -4,6 +4,7 @@ import * as nip29 from '../src/index'
 describe('@roost/nip29 exports', () => {
   it('pins the public runtime names (a change here is an API change)', () => {
     expect(Object.keys(nip29).sort()).toEqual([
+      'AuthorizationError',
       'GroupAdmins',
       'GroupId',
       'GroupKey',
@@ -25,13 +26,34 @@ describe('@roost/nip29 exports', () => {
       'RoostError',
       'STATE_KINDS',
       'TimelineWindow',
+      'Withdrawals',
+      'authorizesBlob',
+      'blossomAuthTemplate',
+      'buildImeta',
+      'checkBlossomAuth',
+      'checkHttpAuth',
+      'composeMentions',
+      'contentMentions',
+      'decodeAuthHeader',
+      'detectForks',
+      'encodeAuthHeader',
       'foldMembership',
+      'groupForest',
       'groupIdOf',
+      'httpAuthTemplate',
+      'imetaOf',
       'isHex64',
       'membershipAfterReply',
+      'mentionUri',
+      'mentionsPubkey',
       'newestEvent',
       'normalizeRelayUrl',
+      'parseBlobDescriptor',
+      'parseContent',
+      'parseImeta',
+      'pendingJoinRequests',
       'tryNormalizeRelayUrl',
+      'withdrawnIds',
     ])
   })
 
