@@ -1,0 +1,132 @@
+import { createHash, randomUUID } from 'node:crypto'
+import { createReadStream, createWriteStream, type ReadStream } from 'node:fs'
+import { link, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { Readable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
+
+/** What is kept beside each blob: the type it was first uploaded with, its size and when. */
+export interface BlobRecord {
+  sha256: string
+  size: number
+  type: string
+  /** Unix seconds. */
+  uploaded: number
+}
+
+/** The body went over the size cap while being received. */
+export class BlobTooLargeError extends Error {
+  constructor(readonly limit: number) {
+    super(`blob larger than ${limit} bytes`)
+  }
+}
+
+const SHA256 = /^[0-9a-f]{64}$/
+
+/**
+ * Content-addressed files under one directory: `<sha256>` holds the bytes, `<sha256>.json` the
+ * record. Writes go to a temporary file first and are linked into place only once the hash is
+ * known, so a half-received or over-size upload never becomes visible.
+ */
+export class BlobStore {
+  readonly #dir: string
+  readonly #tmp: string
+  #ready: Promise<void> | undefined
+
+  constructor(dir: string) {
+    this.#dir = dir
+    this.#tmp = join(dir, '.incoming')
+  }
+
+  #init(): Promise<void> {
+    this.#ready ??= mkdir(this.#tmp, { recursive: true }).then(() => undefined)
+    return this.#ready
+  }
+
+  /**
+   * Receives `body` into a temporary file while hashing it; throws {@link BlobTooLargeError} past
+   * `limit` bytes. Returns the hash, the size and a `commit` that stores it (keeping the first
+   * record of a blob already present) or a `discard`.
+   */
+  async receive(
+    body: Readable,
+    limit: number,
+  ): Promise<{
+    sha256: string
+    size: number
+    commit: (type: string, now: number) => Promise<BlobRecord>
+    discard: () => Promise<void>
+  }> {
+    await this.#init()
+    const temp = join(this.#tmp, randomUUID())
+    const hash = createHash('sha256')
+    let size = 0
+    const discard = () => rm(temp, { force: true })
+    try {
+      await pipeline(
+        body,
+        async function* (source: AsyncIterable<Buffer>) {
+          for await (const chunk of source) {
+            size += chunk.length
+            if (size > limit) throw new BlobTooLargeError(limit)
+            hash.update(chunk)
+            yield chunk
+          }
+        },
+        createWriteStream(temp, { flags: 'wx' }),
+      )
+    } catch (err) {
+      await discard()
+      throw err
+    }
+    const sha256 = hash.digest('hex')
+    const commit = async (type: string, now: number): Promise<BlobRecord> => {
+      try {
+        const existing = await this.get(sha256)
+        if (existing !== undefined) return existing
+        try {
+          await link(temp, this.#file(sha256))
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
+        }
+        const record: BlobRecord = { sha256, size, type, uploaded: now }
+        await writeFile(`${this.#file(sha256)}.json`, JSON.stringify(record), { flag: 'wx' }).catch((err) => {
+          if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
+        })
+        return (await this.get(sha256)) ?? record
+      } finally {
+        await discard()
+      }
+    }
+    return { sha256, size, commit, discard }
+  }
+
+  /** The record of a stored blob, or `undefined`. */
+  async get(sha256: string): Promise<BlobRecord | undefined> {
+    if (!SHA256.test(sha256)) return undefined
+    try {
+      const [raw, info] = await Promise.all([
+        readFile(`${this.#file(sha256)}.json`, 'utf8'),
+        stat(this.#file(sha256)),
+      ])
+      const record = JSON.parse(raw) as Partial<BlobRecord>
+      return {
+        sha256,
+        size: info.size,
+        type: typeof record.type === 'string' ? record.type : 'application/octet-stream',
+        uploaded: typeof record.uploaded === 'number' ? record.uploaded : Math.floor(info.mtimeMs / 1000),
+      }
+    } catch {
+      return undefined
+    }
+  }
+
+  /** The bytes of a stored blob (check {@link BlobStore.get} first). */
+  open(sha256: string): ReadStream {
+    return createReadStream(this.#file(sha256))
+  }
+
+  #file(sha256: string): string {
+    return join(this.#dir, sha256)
+  }
+}
