@@ -67,6 +67,9 @@ export function blossomAuthTemplate(opts: BlossomAuthOptions): EventTemplate {
     ...xs.map((x) => ['x', x]),
     ['expiration', String(opts.expiration)],
   ]
+  if (opts.servers !== undefined && !Array.isArray(opts.servers)) {
+    throw new InvalidArgumentError('servers', 'servers must be an array of domains')
+  }
   for (const server of opts.servers ?? []) {
     if (typeof server !== 'string' || !/^[a-z0-9.-]+(:\d+)?$/.test(server)) {
       throw new InvalidArgumentError('servers', 'servers are lowercase domains such as cdn.example.com')

@@ -27,28 +27,30 @@ const BECH32 = '[02-9ac-hj-np-z]'
 // One alternation, scanned left to right: a nostr entity (with or without `nostr:`) or a URL.
 // Every quantifier is bounded or over a class that excludes the next token: linear time.
 const TOKEN = new RegExp(
-  `(?<![0-9a-z])(?:nostr:)?(?:npub1|nprofile1|note1|nevent1|naddr1)${BECH32}{6,4990}(?!${BECH32})|https?://[^\\s<>"'\`\\u0000-\\u001f]{1,8192}`,
+  `(?<![0-9a-z])(?:nostr:)?(?:npub1|nprofile1|note1|nevent1|naddr1)${BECH32}{6,4990}(?!${BECH32})|https?://[^\\s<>"'\`\\u0000-\\u001f]+`,
   'gi',
 )
+/** Longer "URLs" stay text: no real link is this long, and a truncated one would mislead. */
+const MAX_URL = 8192
 const TRAILING = /[.,;:!?'"»”’*_~]$/
 
-/** A URL's end without trailing punctuation; a `)` stays when it closes a `(` in the URL. */
+const CLOSERS: Record<string, string> = { ')': '(', ']': '[', '}': '{', '>': '<' }
+
+/** A URL's end without trailing punctuation; a `)` stays when it closes a `(` in the URL. Linear. */
 function trimUrl(raw: string): string {
-  let url = raw
-  for (;;) {
-    if (TRAILING.test(url)) {
-      url = url.slice(0, -1)
-      continue
-    }
-    const last = url.at(-1)
-    const pairs: Record<string, string> = { ')': '(', ']': '[', '}': '{', '>': '<' }
-    const open = last === undefined ? undefined : pairs[last]
-    if (open !== undefined && url.split(last as string).length > url.split(open).length) {
-      url = url.slice(0, -1)
-      continue
-    }
-    return url
+  const count = new Map<string, number>()
+  for (const c of raw)
+    if (c in CLOSERS || Object.values(CLOSERS).includes(c)) count.set(c, (count.get(c) ?? 0) + 1)
+  let end = raw.length
+  while (end > 0) {
+    const last = raw[end - 1] as string
+    const open = CLOSERS[last]
+    const unbalanced = open !== undefined && (count.get(last) ?? 0) > (count.get(open) ?? 0)
+    if (!TRAILING.test(last) && !unbalanced) break
+    if (open !== undefined) count.set(last, (count.get(last) ?? 0) - 1)
+    end--
   }
+  return raw.slice(0, end)
 }
 
 function relaysOf(value: unknown): string[] {
@@ -121,6 +123,7 @@ export function parseContent(content: string): ContentSegment[] {
     let raw = match[0]
     let segment: ContentSegment | undefined
     if (/^https?:/i.test(raw)) {
+      if (raw.length > MAX_URL) continue
       raw = trimUrl(raw)
       try {
         const url = new URL(raw)
@@ -150,6 +153,9 @@ export function parseContent(content: string): ContentSegment[] {
  */
 export function mentionUri(pubkey: string, relays?: readonly string[]): string {
   assertHex64(pubkey, 'pubkey')
+  if (relays !== undefined && !Array.isArray(relays)) {
+    throw new InvalidArgumentError('relays', 'relays must be an array of relay URLs')
+  }
   if (relays !== undefined && relays.length > 0) {
     if (!relays.every((r) => typeof r === 'string')) {
       throw new InvalidArgumentError('relays', 'relays must be strings')

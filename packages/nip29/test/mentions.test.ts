@@ -117,6 +117,11 @@ describe('parseContent', () => {
     expect(parseContent(42 as never)).toEqual([])
   })
 
+  it('keeps over-long URLs as text', () => {
+    const long = `https://a.example/${'x'.repeat(9000)}`
+    expect(parseContent(`see ${long}`)).toEqual([{ type: 'text', raw: `see ${long}` }])
+  })
+
   it('trims trailing punctuation from URLs but keeps query strings', () => {
     const s = parseContent('go to https://a.example/x?y=1&z=2, or https://b.example.')
     expect(s.filter((x) => x.type === 'url').map((x) => x.raw)).toEqual([
@@ -126,7 +131,7 @@ describe('parseContent', () => {
   })
 
   it('stays fast on hostile input', () => {
-    const huge = `${'nostr:npub1'.repeat(20_000)}${'q'.repeat(100_000)} ${'https://'.repeat(10_000)}`
+    const huge = `${'nostr:npub1'.repeat(20_000)}${'q'.repeat(100_000)} ${'https://'.repeat(10_000)} https://a.example/${')'.repeat(8000)} https://b${'.'.repeat(200_000)}`
     const started = performance.now()
     const segments = parseContent(huge)
     expect(segments.map((s) => s.raw).join('')).toBe(huge)
