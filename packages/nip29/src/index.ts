@@ -47,6 +47,13 @@ export { checkHttpAuth, type HttpAuthCheck, type HttpAuthOptions, httpAuthTempla
 export { buildImeta, type ImetaFields, imetaOf, parseImeta } from './imeta'
 export { type JoinRequest, type JoinRequestOptions, pendingJoinRequests } from './join-requests'
 export { KINDS, MODERATION_KINDS, STATE_KINDS } from './kinds'
+export {
+  LIVEKIT_PATH,
+  type LiveKitToken,
+  livekitTokenUrl,
+  parseLiveKitToken,
+  relayHttpUrl,
+} from './livekit'
 export { GroupMembers } from './members'
 export { type FoldOptions, foldMembership, type Membership, membershipAfterReply } from './membership'
 export {

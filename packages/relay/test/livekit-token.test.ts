@@ -1,4 +1,4 @@
-import { encodeAuthHeader, httpAuthTemplate } from '@roost/nip29'
+import { encodeAuthHeader, httpAuthTemplate, livekitTokenUrl, parseLiveKitToken } from '@roost/nip29'
 import { TokenVerifier } from 'livekit-server-sdk'
 import { finalizeEvent, generateSecretKey, getPublicKey } from 'nostr-tools'
 import { describe, expect, it } from 'vitest'
@@ -73,6 +73,14 @@ describe('LiveKit token endpoint (NIP-29 AV)', () => {
     await expect(
       new TokenVerifier(API_KEY, 'another-secret-of-a-decent-length-too').verify(body.token),
     ).rejects.toThrow()
+  })
+
+  it("accepts the URL a client derives from the relay's address with @roost/nip29", async () => {
+    const base = await endpoint()
+    const u = livekitTokenUrl(PUBLIC, 'pizza night')
+    const res = await fetch(base + new URL(u).pathname, { headers: { authorization: authFor(member, u) } })
+    expect(res.status).toBe(200)
+    expect(parseLiveKitToken(await res.json()).url).toBe('wss://livekit.example')
   })
 
   it('accepts any configured public URL, as https or wss', async () => {
