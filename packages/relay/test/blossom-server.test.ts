@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { blossomAuthTemplate, encodeAuthHeader, parseBlobDescriptor } from '@roost/nip29'
 import { finalizeEvent, generateSecretKey, getPublicKey } from 'nostr-tools'
 import { describe, expect, it } from 'vitest'
+import { byteRange } from '../src/media/blob-types'
 import { createBlossomHandler } from '../src/media/blossom-server'
 import { serve } from './media-helpers'
 
@@ -165,12 +166,51 @@ describe('Blossom server: GET/HEAD /<sha256> (BUD-01)', () => {
       expect(res.headers.get('content-disposition')).toBeNull()
       expect(Buffer.from(await res.arrayBuffer()).equals(PNG)).toBe(true)
     }
+    expect((await fetch(`${base}/${sha(PNG)}`)).headers.get('accept-ranges')).toBe('bytes')
     const head = await fetch(`${base}/${sha(PNG)}`, { method: 'HEAD' })
     expect([head.status, head.headers.get('content-length'), await head.text()]).toEqual([
       200,
       String(PNG.length),
       '',
     ])
+  })
+
+  it('answers one byte range with 206, and 416 outside the blob', async () => {
+    const { base } = await blossom()
+    await (await put(base, PNG, { authorization: auth(member), 'content-type': 'image/png' })).text()
+    const part = await fetch(`${base}/${sha(PNG)}`, { headers: { range: 'bytes=2-5' } })
+    expect(part.status).toBe(206)
+    expect(part.headers.get('content-range')).toBe(`bytes 2-5/${PNG.length}`)
+    expect(Buffer.from(await part.arrayBuffer()).equals(PNG.subarray(2, 6))).toBe(true)
+    const tail = await fetch(`${base}/${sha(PNG)}`, { headers: { range: 'bytes=-3' } })
+    expect(Buffer.from(await tail.arrayBuffer()).equals(PNG.subarray(-3))).toBe(true)
+    const outside = await fetch(`${base}/${sha(PNG)}`, { headers: { range: `bytes=${PNG.length}-` } })
+    expect([outside.status, outside.headers.get('content-range')]).toEqual([416, `bytes */${PNG.length}`])
+    const several = await fetch(`${base}/${sha(PNG)}`, { headers: { range: 'bytes=0-1,3-4' } })
+    expect(several.status).toBe(200)
+    expect((await several.arrayBuffer()).byteLength).toBe(PNG.length)
+  })
+
+  it('byteRange reads single ranges and ignores what it cannot honour', () => {
+    expect(byteRange(undefined, 10)).toBeUndefined()
+    expect(byteRange('bytes=0-0', 10)).toEqual({ start: 0, end: 0 })
+    expect(byteRange('bytes=4-', 10)).toEqual({ start: 4, end: 9 })
+    expect(byteRange('bytes=4-100', 10)).toEqual({ start: 4, end: 9 })
+    expect(byteRange('bytes=-4', 10)).toEqual({ start: 6, end: 9 })
+    expect(byteRange('bytes=-40', 10)).toEqual({ start: 0, end: 9 })
+    expect(byteRange('bytes=10-', 10)).toBe('unsatisfiable')
+    expect(byteRange('bytes=-0', 10)).toBe('unsatisfiable')
+    expect(byteRange('bytes=0-', 0)).toBe('unsatisfiable')
+    for (const ignored of [
+      'bytes=5-3',
+      'bytes=-',
+      'items=0-1',
+      'bytes=0-1,2-3',
+      'bytes=abc',
+      `bytes=${'9'.repeat(30)}-`,
+    ]) {
+      expect(byteRange(ignored, 10)).toBeUndefined()
+    }
   })
 
   it('sends HTML and SVG as attachments, never as pages', async () => {

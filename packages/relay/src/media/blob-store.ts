@@ -121,9 +121,9 @@ export class BlobStore {
     }
   }
 
-  /** The bytes of a stored blob (check {@link BlobStore.get} first). */
-  open(sha256: string): ReadStream {
-    return createReadStream(this.#file(sha256))
+  /** The bytes of a stored blob, or the inclusive byte range (check {@link BlobStore.get} first). */
+  open(sha256: string, range?: { start: number; end: number }): ReadStream {
+    return createReadStream(this.#file(sha256), range)
   }
 
   #file(sha256: string): string {

@@ -57,12 +57,39 @@ export function blobHeaders(type: string, sha256: string): Record<string, string
     'Referrer-Policy': 'no-referrer',
     'Cache-Control': 'public, max-age=31536000, immutable',
     ETag: `"${sha256}"`,
-    'Accept-Ranges': 'none',
+    'Accept-Ranges': 'bytes',
     ...corsHeaders(),
   }
   if (!INLINE.test(type))
     headers['Content-Disposition'] = `attachment; filename="${sha256}${extensionFor(type)}"`
   return headers
+}
+
+/**
+ * The one byte range a `Range` header asks for, inclusive, within `size` bytes: `undefined` to
+ * send the whole blob (no header, several ranges, another unit, or a malformed header),
+ * `'unsatisfiable'` for a range outside the blob (416).
+ */
+export function byteRange(
+  header: string | undefined,
+  size: number,
+): { start: number; end: number } | 'unsatisfiable' | undefined {
+  if (header === undefined) return undefined
+  const m = /^bytes=(\d{0,15})-(\d{0,15})$/.exec(header.trim())
+  if (m === null || (m[1] === '' && m[2] === '')) return undefined
+  let start: number
+  let end: number
+  if (m[1] === '') {
+    const suffix = Number(m[2])
+    if (suffix === 0) return 'unsatisfiable'
+    start = Math.max(0, size - suffix)
+    end = size - 1
+  } else {
+    start = Number(m[1])
+    end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1)
+    if (Number(m[2] === '' ? start : m[2]) < start) return undefined
+  }
+  return start >= size || start > end ? 'unsatisfiable' : { start, end }
 }
 
 /** CORS for Blossom: any origin, the auth and upload headers, the Blossom methods. */
@@ -72,7 +99,7 @@ export function corsHeaders(): Record<string, string> {
     'Access-Control-Allow-Headers':
       'Authorization, Content-Type, Content-Length, X-SHA-256, X-Content-Type, X-Content-Length',
     'Access-Control-Allow-Methods': 'GET, HEAD, PUT, OPTIONS',
-    'Access-Control-Expose-Headers': 'X-Reason',
+    'Access-Control-Expose-Headers': 'X-Reason, Content-Range, Content-Length',
     'Access-Control-Max-Age': '86400',
   }
 }

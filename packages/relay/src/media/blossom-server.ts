@@ -9,7 +9,7 @@ import {
   type VerifyEvent,
 } from '@roost/nip29'
 import { type BlobRecord, BlobStore, BlobTooLargeError } from './blob-store'
-import { blobHeaders, corsHeaders, extensionFor, typeForExtension, uploadType } from './blob-types'
+import { blobHeaders, byteRange, corsHeaders, extensionFor, typeForExtension, uploadType } from './blob-types'
 
 /** Options of {@link createBlossomHandler}. @example { dir: join(dataDir, 'blobs'), isMember } */
 export interface BlossomOptions {
@@ -46,7 +46,7 @@ const BLOB_PATH = /^\/([0-9a-f]{64})(\.[a-z0-9]{1,10})?$/
  *   key `isMember` accepts; the body is stored by its SHA-256 (which the authorization must name)
  *   up to `maxBytes`; answers the BUD-02 blob descriptor. `HEAD /upload` runs the same checks on
  *   `X-SHA-256` / `X-Content-Length` / `X-Content-Type` first (BUD-06).
- * - `GET` / `HEAD /<sha256>[.ext]`: the blob with its type and safety headers.
+ * - `GET` / `HEAD /<sha256>[.ext]`: the blob with its type and safety headers; one `Range` (206).
  * - `OPTIONS` on those paths: CORS preflight.
  *
  * Refusals carry a status (400, 401, 403, 404, 411, 413) and an `X-Reason` header.
@@ -156,9 +156,22 @@ export function createBlossomHandler(options: BlossomOptions): HttpHandler {
     if (record === undefined) return refuse(res, 404, 'blob not found')
     const byExt = ext === undefined ? undefined : typeForExtension(ext)
     const type = record.type === 'application/octet-stream' && byExt !== undefined ? byExt : record.type
-    res.writeHead(200, { ...blobHeaders(type, sha256), 'Content-Length': String(record.size) })
+    const range = byteRange(header(req, 'range'), record.size)
+    if (range === 'unsatisfiable') {
+      res.writeHead(416, { ...blobHeaders(type, sha256), 'Content-Range': `bytes */${record.size}` })
+      return void res.end()
+    }
+    if (range === undefined)
+      res.writeHead(200, { ...blobHeaders(type, sha256), 'Content-Length': String(record.size) })
+    else {
+      res.writeHead(206, {
+        ...blobHeaders(type, sha256),
+        'Content-Length': String(range.end - range.start + 1),
+        'Content-Range': `bytes ${range.start}-${range.end}/${record.size}`,
+      })
+    }
     if (req.method === 'HEAD') return void res.end()
-    const stream = store.open(sha256)
+    const stream = store.open(sha256, range)
     stream.on('error', () => res.destroy())
     stream.pipe(res)
   }
