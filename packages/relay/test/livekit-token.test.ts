@@ -83,6 +83,19 @@ describe('LiveKit token endpoint (NIP-29 AV)', () => {
     expect(parseLiveKitToken(await res.json()).url).toBe('wss://livekit.example')
   })
 
+  it('refuses to exchange one authorization twice', async () => {
+    const base = await endpoint()
+    const header = authFor(member, `https://relay.example${path}`)
+    expect((await fetch(base + path, { headers: { authorization: header } })).status).toBe(200)
+    const again = await fetch(base + path, { headers: { authorization: header } })
+    expect([again.status, ((await again.json()) as { error: string }).error]).toEqual([
+      401,
+      'auth-required: this authorization was already used',
+    ])
+    const fresh = authFor(member, `https://relay.example${path}`, { createdAt: NOW - 1 })
+    expect((await fetch(base + path, { headers: { authorization: fresh } })).status).toBe(200)
+  })
+
   it('accepts any configured public URL, as https or wss', async () => {
     const base = await endpoint({ publicUrl: ['wss://relay.example', 'https://groups.example/'] })
     const res = await fetch(base + path, {

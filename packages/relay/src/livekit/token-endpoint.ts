@@ -49,7 +49,7 @@ function httpBase(url: string): string {
  *
  * - `GET /.well-known/nip29/livekit` → 204: this relay offers audio/video rooms.
  * - `GET /.well-known/nip29/livekit/<group>` with `Authorization: Nostr <kind 27235>` (NIP-98:
- *   `u` = this URL, `method` = GET, `created_at` within 60 s) from a member of the group → 200
+ *   `u` = this URL, `method` = GET, `created_at` within 60 s, used once) from a member of the group → 200
  *   `{ url, token }`: a LiveKit access token for room = group id, identity = the member's pubkey,
  *   expiring after `ttlSeconds`. 401 for a missing or invalid authorization, 403 for a non-member,
  *   400 for an unusable group id, each with a JSON `{ error }`.
@@ -69,6 +69,15 @@ export function createLiveKitHandler(options: LiveKitOptions): HttpHandler {
     throw new TypeError('LiveKit apiKey and apiSecret are required')
   const ttl = options.ttlSeconds ?? 600
   const clock = options.clock ?? (() => Math.floor(Date.now() / 1000))
+  // NIP-98 events already exchanged for a token, until they fall out of the 60 s window: a
+  // header seen in transit cannot be replayed for a second token.
+  const used = new Map<string, number>()
+  const firstUse = (id: string, now: number): boolean => {
+    for (const [seen, until] of used) if (until < now) used.delete(seen)
+    if (used.has(id)) return false
+    used.set(id, now + 2 * 60)
+    return true
+  }
 
   async function token(
     req: IncomingMessage,
@@ -99,6 +108,14 @@ export function createLiveKitHandler(options: LiveKitOptions): HttpHandler {
       return json(res, 401, { error: `auth-required: ${check.reason}` }, { 'WWW-Authenticate': 'Nostr' })
     if (!(await options.isMember(groupId, check.pubkey))) {
       return json(res, 403, { error: 'restricted: only members of this group can join its call' })
+    }
+    if (!firstUse(event.id, clock())) {
+      return json(
+        res,
+        401,
+        { error: 'auth-required: this authorization was already used' },
+        { 'WWW-Authenticate': 'Nostr' },
+      )
     }
     const at = new AccessToken(options.apiKey, options.apiSecret, { identity: check.pubkey, ttl })
     at.addGrant({ room: groupId, roomJoin: true, canPublish: true, canSubscribe: true, canPublishData: true })
