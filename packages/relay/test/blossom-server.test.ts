@@ -151,6 +151,62 @@ describe('Blossom server: PUT /upload (BUD-02)', () => {
   })
 })
 
+describe('Blossom server: DELETE /<sha256> (BUD-02)', () => {
+  const del = (base: string, secret: Uint8Array, hash = sha(PNG), verb: 'delete' | 'upload' = 'delete') =>
+    fetch(`${base}/${hash}`, {
+      method: 'DELETE',
+      headers: { authorization: auth(secret, { verb, sha256: hash }) },
+    })
+
+  it('deletes a blob for its uploader; a second uploader keeps it until they delete too', async () => {
+    const second = generateSecretKey()
+    members.add(getPublicKey(second))
+    const { base, dir } = await blossom()
+    await (await put(base, PNG, { authorization: auth(member), 'content-type': 'image/png' })).text()
+    await (await put(base, PNG, { authorization: auth(second) })).text()
+
+    const first = await del(base, member)
+    expect([first.status, await first.text()]).toEqual([200, 'released'])
+    expect((await fetch(`${base}/${sha(PNG)}`)).status).toBe(200)
+    expect((await del(base, member)).status).toBe(403)
+
+    const last = await del(base, second)
+    expect([last.status, await last.text()]).toEqual([200, 'deleted'])
+    expect((await fetch(`${base}/${sha(PNG)}`)).status).toBe(404)
+    expect(readdirSync(dir).filter((f) => !f.startsWith('.'))).toEqual([])
+    expect((await del(base, second)).status).toBe(404)
+  })
+
+  it('refuses strangers, other verbs and authorizations for another blob', async () => {
+    const { base } = await blossom()
+    await (await put(base, PNG, { authorization: auth(member) })).text()
+    expect((await del(base, stranger)).status).toBe(403)
+    const upload = await del(base, member, sha(PNG), 'upload')
+    expect([upload.status, upload.headers.get('x-reason')]).toEqual([401, 'authorization is not for delete'])
+    const other = await fetch(`${base}/${sha(PNG)}`, {
+      method: 'DELETE',
+      headers: { authorization: auth(member, { verb: 'delete', sha256: 'f'.repeat(64) }) },
+    })
+    expect([other.status, other.headers.get('x-reason')]).toEqual([
+      401,
+      'authorization does not name this blob',
+    ])
+    expect((await fetch(`${base}/${sha(PNG)}`, { method: 'DELETE' })).status).toBe(401)
+    expect((await fetch(`${base}/${sha(PNG)}`)).status).toBe(200)
+  })
+
+  it('keeps the record consistent under concurrent uploads and deletes', async () => {
+    const { base } = await blossom()
+    const uploads = Array.from({ length: 6 }, () =>
+      put(base, PNG, { authorization: auth(member), 'content-type': 'image/png' }),
+    )
+    for (const res of await Promise.all(uploads)) expect(res.status).toBe(200)
+    const [a, b] = await Promise.all([del(base, member), del(base, member)])
+    expect([a?.status, b?.status].sort()).toEqual([200, 404])
+    expect((await fetch(`${base}/${sha(PNG)}`)).status).toBe(404)
+  })
+})
+
 describe('Blossom server: GET/HEAD /<sha256> (BUD-01)', () => {
   it('serves the blob with its type, length, caching and safety headers', async () => {
     const { base } = await blossom()
@@ -254,6 +310,7 @@ describe('Blossom server: GET/HEAD /<sha256> (BUD-01)', () => {
     const pre = await fetch(`${base}/upload`, { method: 'OPTIONS' })
     expect(pre.status).toBe(204)
     expect(pre.headers.get('access-control-allow-methods')).toContain('PUT')
-    expect((await fetch(`${base}/${sha(PNG)}`, { method: 'DELETE' })).status).toBe(405)
+    expect((await fetch(`${base}/${sha(PNG)}.png`, { method: 'DELETE' })).status).toBe(405)
+    expect((await fetch(`${base}/${sha(PNG)}`, { method: 'POST' })).status).toBe(405)
   })
 })

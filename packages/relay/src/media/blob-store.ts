@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto'
 import { createReadStream, createWriteStream, type ReadStream } from 'node:fs'
-import { link, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import { link, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
@@ -12,7 +12,12 @@ export interface BlobRecord {
   type: string
   /** Unix seconds. */
   uploaded: number
+  /** The keys that uploaded it; the blob goes when the last of them deletes it. */
+  owners: string[]
 }
+
+/** What {@link BlobStore.remove} did. */
+export type RemoveResult = 'deleted' | 'released' | 'not-found' | 'not-owner'
 
 /** The body went over the size cap while being received. */
 export class BlobTooLargeError extends Error {
@@ -32,10 +37,30 @@ export class BlobStore {
   readonly #dir: string
   readonly #tmp: string
   #ready: Promise<void> | undefined
+  /** One change at a time per blob (record rewrites, deletion). */
+  readonly #locks = new Map<string, Promise<unknown>>()
 
   constructor(dir: string) {
     this.#dir = dir
     this.#tmp = join(dir, '.incoming')
+  }
+
+  #locked<T>(sha256: string, fn: () => Promise<T>): Promise<T> {
+    const before = this.#locks.get(sha256) ?? Promise.resolve()
+    const run = before.then(fn, fn)
+    const settled = run.catch(() => undefined)
+    this.#locks.set(sha256, settled)
+    void settled.then(() => {
+      if (this.#locks.get(sha256) === settled) this.#locks.delete(sha256)
+    })
+    return run
+  }
+
+  /** Writes a record atomically (temporary file, then rename). */
+  async #writeRecord(record: BlobRecord): Promise<void> {
+    const temp = join(this.#tmp, `${randomUUID()}.json`)
+    await writeFile(temp, JSON.stringify(record))
+    await rename(temp, `${this.#file(record.sha256)}.json`)
   }
 
   #init(): Promise<void> {
@@ -54,7 +79,7 @@ export class BlobStore {
   ): Promise<{
     sha256: string
     size: number
-    commit: (type: string, now: number) => Promise<BlobRecord>
+    commit: (type: string, now: number, owner: string) => Promise<BlobRecord>
     discard: () => Promise<void>
   }> {
     await this.#init()
@@ -80,24 +105,28 @@ export class BlobStore {
       throw err
     }
     const sha256 = hash.digest('hex')
-    const commit = async (type: string, now: number): Promise<BlobRecord> => {
-      try {
-        const existing = await this.get(sha256)
-        if (existing !== undefined) return existing
+    const commit = (type: string, now: number, owner: string): Promise<BlobRecord> =>
+      this.#locked(sha256, async () => {
         try {
-          await link(temp, this.#file(sha256))
-        } catch (err) {
-          if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
+          const existing = await this.get(sha256)
+          if (existing !== undefined) {
+            if (existing.owners.includes(owner)) return existing
+            const updated = { ...existing, owners: [...existing.owners, owner] }
+            await this.#writeRecord(updated)
+            return updated
+          }
+          try {
+            await link(temp, this.#file(sha256))
+          } catch (err) {
+            if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
+          }
+          const record: BlobRecord = { sha256, size, type, uploaded: now, owners: [owner] }
+          await this.#writeRecord(record)
+          return record
+        } finally {
+          await discard()
         }
-        const record: BlobRecord = { sha256, size, type, uploaded: now }
-        await writeFile(`${this.#file(sha256)}.json`, JSON.stringify(record), { flag: 'wx' }).catch((err) => {
-          if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
-        })
-        return (await this.get(sha256)) ?? record
-      } finally {
-        await discard()
-      }
-    }
+      })
     return { sha256, size, commit, discard }
   }
 
@@ -115,10 +144,31 @@ export class BlobStore {
         size: info.size,
         type: typeof record.type === 'string' ? record.type : 'application/octet-stream',
         uploaded: typeof record.uploaded === 'number' ? record.uploaded : Math.floor(info.mtimeMs / 1000),
+        owners: Array.isArray(record.owners) ? record.owners.filter((o) => typeof o === 'string') : [],
       }
     } catch {
       return undefined
     }
+  }
+
+  /**
+   * `owner` lets go of a blob: it is deleted when no other uploader holds it (`'deleted'`),
+   * kept for them otherwise (`'released'`).
+   */
+  remove(sha256: string, owner: string): Promise<RemoveResult> {
+    return this.#locked(sha256, async () => {
+      const record = await this.get(sha256)
+      if (record === undefined) return 'not-found'
+      if (!record.owners.includes(owner)) return 'not-owner'
+      const owners = record.owners.filter((o) => o !== owner)
+      if (owners.length > 0) {
+        await this.#writeRecord({ ...record, owners })
+        return 'released'
+      }
+      await rm(`${this.#file(sha256)}.json`, { force: true })
+      await rm(this.#file(sha256), { force: true })
+      return 'deleted'
+    })
   }
 
   /** The bytes of a stored blob, or the inclusive byte range (check {@link BlobStore.get} first). */

@@ -98,7 +98,7 @@ export function corsHeaders(): Record<string, string> {
     'Access-Control-Allow-Origin': '*',
     'Access-Control-Allow-Headers':
       'Authorization, Content-Type, Content-Length, X-SHA-256, X-Content-Type, X-Content-Length',
-    'Access-Control-Allow-Methods': 'GET, HEAD, PUT, OPTIONS',
+    'Access-Control-Allow-Methods': 'GET, HEAD, PUT, DELETE, OPTIONS',
     'Access-Control-Expose-Headers': 'X-Reason, Content-Range, Content-Length',
     'Access-Control-Max-Age': '86400',
   }

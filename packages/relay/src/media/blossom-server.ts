@@ -46,6 +46,8 @@ const BLOB_PATH = /^\/([0-9a-f]{64})(\.[a-z0-9]{1,10})?$/
  *   key `isMember` accepts; the body is stored by its SHA-256 (which the authorization must name)
  *   up to `maxBytes`; answers the BUD-02 blob descriptor. `HEAD /upload` runs the same checks on
  *   `X-SHA-256` / `X-Content-Length` / `X-Content-Type` first (BUD-06).
+ * - `DELETE /<sha256>` with a `t=delete` authorization naming it, by one of its uploaders: that
+ *   uploader lets go; the blob is deleted once no uploader holds it (members or not).
  * - `GET` / `HEAD /<sha256>[.ext]`: the blob with its type and safety headers; one `Range` (206).
  * - `OPTIONS` on those paths: CORS preflight.
  *
@@ -73,7 +75,12 @@ export function createBlossomHandler(options: BlossomOptions): HttpHandler {
   })
 
   /** Checks the authorization and membership; answers and returns undefined on refusal. */
-  async function authorize(req: IncomingMessage, res: ServerResponse, sha256: string | undefined) {
+  async function authorize(
+    req: IncomingMessage,
+    res: ServerResponse,
+    sha256: string | undefined,
+    verb: 'upload' | 'delete' = 'upload',
+  ) {
     let event: ReturnType<typeof decodeAuthHeader>
     try {
       event = decodeAuthHeader(req.headers.authorization)
@@ -82,7 +89,7 @@ export function createBlossomHandler(options: BlossomOptions): HttpHandler {
       return undefined
     }
     const check = checkBlossomAuth(event, {
-      verb: 'upload',
+      verb,
       now: clock(),
       ...(sha256 === undefined ? {} : { sha256 }),
       ...(server === undefined ? {} : { server }),
@@ -92,7 +99,7 @@ export function createBlossomHandler(options: BlossomOptions): HttpHandler {
       refuse(res, 401, check.reason)
       return undefined
     }
-    if (!(await options.isMember(check.pubkey))) {
+    if (verb === 'upload' && !(await options.isMember(check.pubkey))) {
       refuse(res, 403, 'uploads are for members of a group on this relay')
       return undefined
     }
@@ -130,7 +137,7 @@ export function createBlossomHandler(options: BlossomOptions): HttpHandler {
       await received.discard()
       return refuse(res, 403, 'authorization does not name this blob')
     }
-    const record = await received.commit(uploadType(req.headers['content-type']), clock())
+    const record = await received.commit(uploadType(req.headers['content-type']), clock(), event.pubkey)
     res.writeHead(200, { 'Content-Type': 'application/json', ...corsHeaders() })
     res.end(JSON.stringify(descriptor(req, record)))
   }
@@ -144,6 +151,16 @@ export function createBlossomHandler(options: BlossomOptions): HttpHandler {
     if ((await authorize(req, res, sha256)) === undefined) return
     res.writeHead(200, corsHeaders())
     res.end()
+  }
+
+  async function remove(req: IncomingMessage, res: ServerResponse, sha256: string): Promise<void> {
+    const event = await authorize(req, res, sha256, 'delete')
+    if (event === undefined) return
+    const result = await store.remove(sha256, event.pubkey)
+    if (result === 'not-found') return refuse(res, 404, 'blob not found')
+    if (result === 'not-owner') return refuse(res, 403, 'only its uploaders can delete a blob')
+    res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8', ...corsHeaders() })
+    res.end(result)
   }
 
   async function retrieve(
@@ -188,6 +205,8 @@ export function createBlossomHandler(options: BlossomOptions): HttpHandler {
       else if (path === '/upload' && req.method === 'HEAD') await uploadPreflight(req, res)
       else if (blob !== null && (req.method === 'GET' || req.method === 'HEAD'))
         await retrieve(req, res, blob[1] as string, blob[2])
+      else if (blob !== null && blob[2] === undefined && req.method === 'DELETE')
+        await remove(req, res, blob[1] as string)
       else refuse(res, 405, 'method not allowed')
     } catch {
       if (!res.headersSent) refuse(res, 500, 'internal error', true)
