@@ -207,6 +207,49 @@ describe('Blossom server: DELETE /<sha256> (BUD-02)', () => {
   })
 })
 
+describe('Blossom server: GET /list/<pubkey> (BUD-02)', () => {
+  it("lists a key's uploads, newest first, only to that key", async () => {
+    let now = NOW
+    const dir = mkdtempSync(join(tmpdir(), 'roost-blossom-'))
+    const base = await serve(
+      createBlossomHandler({ dir, isMember: async (pk) => members.has(pk), clock: () => now }),
+    )
+    const other = Buffer.from('second file')
+    await (await put(base, PNG, { authorization: auth(member), 'content-type': 'image/png' })).text()
+    now += 10
+    await (
+      await put(base, other, {
+        authorization: auth(member, { sha256: sha(other) }),
+        'content-type': 'text/plain',
+      })
+    ).text()
+    const me = getPublicKey(member)
+    const listAuth = (secret: Uint8Array) => ({
+      authorization: encodeAuthHeader(
+        finalizeEvent(blossomAuthTemplate({ verb: 'list', expiration: NOW + 300, createdAt: NOW }), secret),
+      ),
+    })
+
+    const res = await fetch(`${base}/list/${me}`, { headers: listAuth(member) })
+    expect(res.status).toBe(200)
+    const list = ((await res.json()) as unknown[]).map(parseBlobDescriptor)
+    expect(list.map((d) => [d.sha256, d.type, d.uploaded])).toEqual([
+      [sha(other), 'text/plain', NOW + 10],
+      [sha(PNG), 'image/png', NOW],
+    ])
+    const since = await fetch(`${base}/list/${me}?since=${NOW + 5}`, { headers: listAuth(member) })
+    expect(((await since.json()) as unknown[]).length).toBe(1)
+    const until = await fetch(`${base}/list/${me}?until=${NOW + 5}`, { headers: listAuth(member) })
+    expect(((await until.json()) as { sha256: string }[]).map((d) => d.sha256)).toEqual([sha(PNG)])
+
+    expect((await fetch(`${base}/list/${me}`, { headers: listAuth(stranger) })).status).toBe(403)
+    expect((await fetch(`${base}/list/${me}`)).status).toBe(401)
+    expect((await fetch(`${base}/list/${me}`, { headers: { authorization: auth(member) } })).status).toBe(401)
+    const theirs = await fetch(`${base}/list/${getPublicKey(stranger)}`, { headers: listAuth(stranger) })
+    expect(await theirs.json()).toEqual([])
+  })
+})
+
 describe('Blossom server: GET/HEAD /<sha256> (BUD-01)', () => {
   it('serves the blob with its type, length, caching and safety headers', async () => {
     const { base } = await blossom()

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto'
 import { createReadStream, createWriteStream, type ReadStream } from 'node:fs'
-import { link, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
+import { link, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
@@ -169,6 +169,30 @@ export class BlobStore {
       await rm(this.#file(sha256), { force: true })
       return 'deleted'
     })
+  }
+
+  /**
+   * The blobs `owner` uploaded, newest first, optionally within `since`/`until` (unix seconds,
+   * inclusive). Reads every record: fine for a community's media, not for a CDN.
+   */
+  async list(owner: string, range: { since?: number; until?: number } = {}): Promise<BlobRecord[]> {
+    let names: string[]
+    try {
+      names = await readdir(this.#dir)
+    } catch {
+      return []
+    }
+    const out: BlobRecord[] = []
+    for (const name of names) {
+      const sha256 = name.endsWith('.json') ? name.slice(0, -5) : ''
+      if (!SHA256.test(sha256)) continue
+      const record = await this.get(sha256)
+      if (record === undefined || !record.owners.includes(owner)) continue
+      if (range.since !== undefined && record.uploaded < range.since) continue
+      if (range.until !== undefined && record.uploaded > range.until) continue
+      out.push(record)
+    }
+    return out.sort((a, b) => b.uploaded - a.uploaded || (a.sha256 < b.sha256 ? -1 : 1))
   }
 
   /** The bytes of a stored blob, or the inclusive byte range (check {@link BlobStore.get} first). */

@@ -38,6 +38,7 @@ export type HttpHandler = (req: IncomingMessage, res: ServerResponse) => Promise
 export const DEFAULT_MAX_BLOB_BYTES = 20 * 1024 * 1024
 
 const BLOB_PATH = /^\/([0-9a-f]{64})(\.[a-z0-9]{1,10})?$/
+const LIST_PATH = /^\/list\/([0-9a-f]{64})$/
 
 /**
  * A Blossom server (BUD-01 retrieval, BUD-02 upload) as one HTTP handler for the relay's port:
@@ -48,6 +49,8 @@ const BLOB_PATH = /^\/([0-9a-f]{64})(\.[a-z0-9]{1,10})?$/
  *   `X-SHA-256` / `X-Content-Length` / `X-Content-Type` first (BUD-06).
  * - `DELETE /<sha256>` with a `t=delete` authorization naming it, by one of its uploaders: that
  *   uploader lets go; the blob is deleted once no uploader holds it (members or not).
+ * - `GET /list/<pubkey>[?since&until]` with a `t=list` authorization by that key: its uploads'
+ *   descriptors, newest first (only to the owner: a list tells which files someone shared).
  * - `GET` / `HEAD /<sha256>[.ext]`: the blob with its type and safety headers; one `Range` (206).
  * - `OPTIONS` on those paths: CORS preflight.
  *
@@ -79,7 +82,7 @@ export function createBlossomHandler(options: BlossomOptions): HttpHandler {
     req: IncomingMessage,
     res: ServerResponse,
     sha256: string | undefined,
-    verb: 'upload' | 'delete' = 'upload',
+    verb: 'upload' | 'delete' | 'list' = 'upload',
   ) {
     let event: ReturnType<typeof decodeAuthHeader>
     try {
@@ -163,6 +166,25 @@ export function createBlossomHandler(options: BlossomOptions): HttpHandler {
     res.end(result)
   }
 
+  async function list(req: IncomingMessage, res: ServerResponse, pubkey: string): Promise<void> {
+    const event = await authorize(req, res, undefined, 'list')
+    if (event === undefined) return
+    if (event.pubkey !== pubkey) return refuse(res, 403, 'a list is only shown to its owner')
+    const query = new URLSearchParams((req.url ?? '').split('?')[1] ?? '')
+    const bound = (name: string): number | undefined => {
+      const v = query.get(name)
+      return v !== null && /^\d{1,15}$/.test(v) ? Number(v) : undefined
+    }
+    const since = bound('since')
+    const until = bound('until')
+    const records = await store.list(pubkey, {
+      ...(since === undefined ? {} : { since }),
+      ...(until === undefined ? {} : { until }),
+    })
+    res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...corsHeaders() })
+    res.end(JSON.stringify(records.map((r) => descriptor(req, r))))
+  }
+
   async function retrieve(
     req: IncomingMessage,
     res: ServerResponse,
@@ -196,7 +218,8 @@ export function createBlossomHandler(options: BlossomOptions): HttpHandler {
   return async (req, res) => {
     const path = (req.url ?? '/').split('?')[0] as string
     const blob = BLOB_PATH.exec(path)
-    if (path !== '/upload' && blob === null) return false
+    const listed = LIST_PATH.exec(path)
+    if (path !== '/upload' && blob === null && listed === null) return false
     try {
       if (req.method === 'OPTIONS') {
         res.writeHead(204, corsHeaders())
@@ -205,6 +228,7 @@ export function createBlossomHandler(options: BlossomOptions): HttpHandler {
       else if (path === '/upload' && req.method === 'HEAD') await uploadPreflight(req, res)
       else if (blob !== null && (req.method === 'GET' || req.method === 'HEAD'))
         await retrieve(req, res, blob[1] as string, blob[2])
+      else if (listed !== null && req.method === 'GET') await list(req, res, listed[1] as string)
       else if (blob !== null && blob[2] === undefined && req.method === 'DELETE')
         await remove(req, res, blob[1] as string)
       else refuse(res, 405, 'method not allowed')
