@@ -17,6 +17,11 @@ export interface MessageOptions extends BuilderOptions {
    * and a NIP-C7 `["q", id, relay, pubkey]` tag (what chat clients read).
    */
   replyTo?: ReplyTarget | readonly ReplyTarget[]
+  /**
+   * People mentioned in the content (NIP-27 `nostr:npub…`, see `composeMentions`): one
+   * `["p", pubkey]` tag each, deduplicated, in order.
+   */
+  mentions?: readonly string[]
 }
 
 /** Options of {@link GroupId.joinRequest}. @example { code: ref.invite, reason: 'hi' } */
@@ -66,7 +71,15 @@ export function buildMessage(id: string, content: string, opts?: MessageOptions)
     else if (t.relay !== undefined) qTags.push(['q', t.id, t.relay])
     else qTags.push(['q', t.id])
   }
-  return groupTemplate(KINDS.chat, id, content, [...eTags, ...qTags], opts)
+  if (opts?.mentions !== undefined && !Array.isArray(opts.mentions)) {
+    throw new InvalidArgumentError('mentions', 'mentions must be an array of pubkeys')
+  }
+  const pTags: string[][] = []
+  for (const pubkey of opts?.mentions ?? []) {
+    assertHex64(pubkey, 'mentions')
+    if (!pTags.some((t) => t[1] === pubkey)) pTags.push(['p', pubkey])
+  }
+  return groupTemplate(KINDS.chat, id, content, [...eTags, ...qTags, ...pTags], opts)
 }
 
 export function buildReaction(

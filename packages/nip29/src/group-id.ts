@@ -12,6 +12,7 @@ import {
   type MessageOptions,
   type ReactionTarget,
 } from './content-builders'
+import { buildOwnDeletion, type DeletionOptions, type OwnEventRef } from './deletions'
 import { InvalidArgumentError, InvalidGroupIdError } from './errors'
 import { assertHex64 } from './hex'
 import { KINDS, STATE_KINDS } from './kinds'
@@ -203,6 +204,15 @@ export class GroupId {
    */
   editMetadata(fields: GroupMetadataFields, opts?: ModerationOptions): EventTemplate {
     return buildEditMetadata(this.value, fields, opts)
+  }
+
+  /**
+   * A NIP-09 kind 5 withdrawing your own event(s) (messages, reactions): `h`, one `e` per event,
+   * one `k` per kind. Sign it with the events' author. Moderators use {@link GroupId.deleteEvent}.
+   * @example id.deleteOwn(myReaction)
+   */
+  deleteOwn(events: OwnEventRef | readonly OwnEventRef[], opts?: DeletionOptions): EventTemplate {
+    return buildOwnDeletion(this.value, events, opts)
   }
 
   /** Kind 9005 delete-event. @example id.deleteEvent(message.id) */

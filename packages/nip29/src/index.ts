@@ -1,4 +1,22 @@
 export { GroupAdmins, type RoleEntry } from './admins'
+export {
+  type AuthCheck,
+  AuthorizationError,
+  type AuthorizationReason,
+  decodeAuthHeader,
+  encodeAuthHeader,
+  type VerifyEvent,
+} from './auth-header'
+export {
+  authorizesBlob,
+  type BlobDescriptor,
+  type BlossomAuthCheck,
+  type BlossomAuthOptions,
+  type BlossomVerb,
+  blossomAuthTemplate,
+  checkBlossomAuth,
+  parseBlobDescriptor,
+} from './blossom'
 export type {
   CommentOptions,
   JoinOptions,
@@ -7,6 +25,7 @@ export type {
   ReactionTarget,
   ReplyTarget,
 } from './content-builders'
+export { type DeletionOptions, type OwnEventRef, Withdrawals, withdrawnIds } from './deletions'
 export {
   InvalidArgumentError,
   InvalidEventError,
@@ -18,14 +37,34 @@ export {
   RoostError,
 } from './errors'
 export { groupIdOf, newestEvent } from './event-tags'
+export { detectForks, type ForkEvidence, type ForkReport, type GroupSighting } from './forks'
 export { GroupId } from './group-id'
 export { GroupKey } from './group-key'
 export { GroupList, type GroupListEntry } from './group-list'
 export { GroupReference, type GroupReferenceInit } from './group-reference'
 export { isHex64 } from './hex'
+export { checkHttpAuth, type HttpAuthCheck, type HttpAuthOptions, httpAuthTemplate } from './http-auth'
+export { buildImeta, type ImetaFields, imetaOf, parseImeta } from './imeta'
+export { type JoinRequest, type JoinRequestOptions, pendingJoinRequests } from './join-requests'
 export { KINDS, MODERATION_KINDS, STATE_KINDS } from './kinds'
+export {
+  LIVEKIT_PATH,
+  type LiveKitToken,
+  livekitTokenUrl,
+  parseLiveKitToken,
+  relayHttpUrl,
+} from './livekit'
 export { GroupMembers } from './members'
 export { type FoldOptions, foldMembership, type Membership, membershipAfterReply } from './membership'
+export {
+  type ContentSegment,
+  composeMentions,
+  contentMentions,
+  type MentionPart,
+  mentionsPubkey,
+  mentionUri,
+  parseContent,
+} from './mentions'
 export { GroupMetadata } from './metadata'
 export type { GroupMetadataFields } from './moderation-builders'
 export { GroupParticipants } from './participants'
@@ -33,5 +72,6 @@ export { type GroupPin, GroupPins } from './pins'
 export { normalizeRelayUrl, tryNormalizeRelayUrl } from './relay-url'
 export { type GroupRole, GroupRoles } from './roles'
 export type { StateParseOptions } from './state-event'
+export { type GroupTreeNode, groupForest, type SubgroupInput } from './subgroups'
 export type { BuilderOptions, ModerationOptions } from './template'
 export { MAX_PREVIOUS, TimelineWindow } from './timeline-window'

@@ -1,11 +1,12 @@
 /**
  * The event kinds NIP-29 groups use (NIP-29, NIP-C7 chat, NIP-7D threads, NIP-22 comments,
- * NIP-25 reactions, NIP-51 simple groups list). nostr-tools lacks 9010 and 39005, hence this table.
+ * NIP-25 reactions, NIP-51 simple groups list, NIP-09 deletions, Blossom and NIP-98 authorization). nostr-tools lacks 9010 and 39005, hence this table.
  *
  * @example
  * if (event.kind === KINDS.chat) render(event)
  */
 export const KINDS = {
+  deletion: 5,
   chat: 9,
   note: 1,
   thread: 11,
@@ -28,6 +29,8 @@ export const KINDS = {
   participants: 39004,
   pins: 39005,
   groupList: 10009,
+  blossomAuth: 24242,
+  httpAuth: 27235,
 } as const
 
 /**

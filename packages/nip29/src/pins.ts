@@ -59,6 +59,16 @@ export class GroupPins {
     return this.pins.filter((p) => p.type === 'e').map((p) => p.value)
   }
 
+  /** The pinned addresses (`a` tags, `<kind>:<pubkey>:<d>`), in order. @example pins.addresses */
+  get addresses(): string[] {
+    return this.pins.filter((p) => p.type === 'a').map((p) => p.value)
+  }
+
+  /** Whether `ref` (an event id or address) is pinned. @example pins.has(message.id) */
+  has(ref: string): boolean {
+    return this.pins.some((p) => p.value === ref)
+  }
+
   /** Every pin's value (ids and addresses), in order. @example id.pin(pins.refs()) */
   refs(): string[] {
     return this.pins.map((p) => p.value)

@@ -3,8 +3,9 @@ import { describe, expect, it } from 'vitest'
 import { KINDS, MODERATION_KINDS, STATE_KINDS } from '../src/index'
 
 describe('KINDS', () => {
-  it('match the numbers of NIP-29, NIP-51, NIP-22 and nostr-tools', () => {
+  it('match the numbers of NIP-29, NIP-51, NIP-22, NIP-09, NIP-98, Blossom and nostr-tools', () => {
     expect(KINDS).toEqual({
+      deletion: 5,
       chat: 9,
       note: 1,
       thread: 11,
@@ -27,10 +28,14 @@ describe('KINDS', () => {
       participants: 39004,
       pins: 39005,
       groupList: 10009,
+      blossomAuth: 24242,
+      httpAuth: 27235,
     })
     expect(KINDS.chat).toBe(kinds.ChatMessage)
     expect(KINDS.groupList).toBe(kinds.SimpleGroupList)
     expect(KINDS.comment).toBe(kinds.Comment)
+    expect(KINDS.deletion).toBe(kinds.EventDeletion)
+    expect(KINDS.httpAuth).toBe(kinds.HTTPAuth)
   })
 
   it('list the state kinds 39000–39005 and the moderation kinds', () => {

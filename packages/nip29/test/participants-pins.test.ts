@@ -61,6 +61,9 @@ describe('GroupPins (39005)', () => {
     ])
     expect(pins.ids).toEqual([e2, e1])
     expect(pins.refs()).toEqual([e2, address, e1])
+    expect(pins.addresses).toEqual([address])
+    expect(pins.has(address)).toBe(true)
+    expect(pins.has('f'.repeat(64))).toBe(false)
   })
 
   it('with/without give the full list a 9010 must carry', () => {

@@ -2,6 +2,12 @@ import fc from 'fast-check'
 import { type NostrEvent, nip19 } from 'nostr-tools'
 import { describe, expect, it } from 'vitest'
 import {
+  blossomAuthTemplate,
+  buildImeta,
+  checkBlossomAuth,
+  checkHttpAuth,
+  composeMentions,
+  detectForks,
   foldMembership,
   GroupAdmins,
   GroupId,
@@ -14,10 +20,19 @@ import {
   GroupPins,
   GroupReference,
   GroupRoles,
+  groupForest,
+  httpAuthTemplate,
+  imetaOf,
   membershipAfterReply,
+  mentionsPubkey,
+  mentionUri,
   normalizeRelayUrl,
+  parseBlobDescriptor,
+  parseContent,
+  pendingJoinRequests,
   RoostError,
   TimelineWindow,
+  Withdrawals,
 } from '../src/index'
 
 /** Runs `fn`; passes when it returns or throws one of this package's typed errors. */
@@ -472,6 +487,7 @@ describe('builders throw nothing but typed errors, and what they return is a sig
     (a) => id.deleteGroup(a as never),
     (a, b) => id.createInvite(a as never, b as never),
     (a, b) => id.pin(a as never, b as never),
+    (a, b) => id.deleteOwn(a as never, b as never),
   ]
 
   it('on arbitrary arguments', () => {
@@ -495,6 +511,67 @@ describe('builders throw nothing but typed errors, and what they return is a sig
         expect((template.tags as string[][])[0]).toEqual(['h', 'g'])
       }),
       { numRuns: 3000 },
+    )
+  })
+})
+
+describe('media, auth and mention helpers', () => {
+  const loose = fc.record(
+    {
+      verb: fc.oneof(fc.constantFrom('upload', 'get', 'delete', 'list'), fc.anything()),
+      sha256: fc.oneof(hex64, fc.array(hex64, { maxLength: 2 }), fc.anything()),
+      expiration: fc.oneof(fc.nat(), fc.anything()),
+      createdAt: fc.oneof(fc.nat(), fc.anything()),
+      servers: fc.oneof(fc.array(fc.domain(), { maxLength: 2 }), fc.anything()),
+      content: fc.oneof(anyString, fc.anything()),
+      url: fc.oneof(fc.webUrl(), anyString, fc.anything()),
+      method: fc.oneof(fc.constantFrom('GET', 'post'), anyString, fc.anything()),
+      payload: fc.oneof(hex64, fc.anything()),
+      m: fc.oneof(fc.constantFrom('image/png'), anyString),
+      x: fc.oneof(hex64, anyString),
+      size: fc.oneof(fc.nat(), fc.anything()),
+      dim: fc.oneof(fc.record({ width: fc.integer(), height: fc.integer() }), fc.anything()),
+      blurhash: fc.oneof(anyString, fc.anything()),
+      alt: fc.oneof(anyString, fc.anything()),
+    },
+    { requiredKeys: [] },
+  )
+
+  it('builders throw nothing but typed errors', () => {
+    fc.assert(
+      fc.property(loose, fc.anything(), (opts, other) => {
+        onlyTypedErrors(() => blossomAuthTemplate(opts as never))
+        onlyTypedErrors(() => httpAuthTemplate(opts as never))
+        onlyTypedErrors(() => buildImeta(opts as never))
+        onlyTypedErrors(() => buildImeta(other as never))
+        onlyTypedErrors(() => composeMentions([opts, other] as never))
+        onlyTypedErrors(() => mentionUri(opts.x as string, opts.servers as never))
+        onlyTypedErrors(() => parseBlobDescriptor(opts))
+        onlyTypedErrors(() => parseBlobDescriptor(other))
+      }),
+      { numRuns: 1500 },
+    )
+  })
+
+  it('folds, checks and parsers never throw at all on arbitrary events', () => {
+    const key = new GroupKey('wss://relay.example', 'g')
+    fc.assert(
+      fc.property(fc.array(anyEvent, { maxLength: 8 }), anyString, (events, text) => {
+        const list = events as NostrEvent[]
+        pendingJoinRequests(list)
+        pendingJoinRequests(list, { groupId: 'g' })
+        Withdrawals.fold(list)
+        groupForest(events as never)
+        detectForks(key, ['a'.repeat(64)], list)
+        parseContent(text)
+        for (const e of list) {
+          imetaOf(e)
+          mentionsPubkey(e, 'a'.repeat(64))
+          checkBlossomAuth(e, { verb: 'upload', now: 1 })
+          checkHttpAuth(e, { url: 'https://a.example/', method: 'GET', now: 1 })
+        }
+      }),
+      { numRuns: 1500 },
     )
   })
 })
