@@ -1,7 +1,6 @@
 import {
   GroupKey,
-  GroupList,
-  type GroupListEntry,
+  type GroupList,
   GroupMetadata,
   type GroupMetadataFields,
   GroupReference,
@@ -12,10 +11,13 @@ import {
 } from '@roost/nip29'
 import type { NostrEvent } from 'nostr-tools/core'
 import { ClosedError, UnknownGroupError } from '../errors'
-import { groupSubscriptionId, type RelayPool, relayKeyOf } from '../pool'
+import { groupSubscriptionId, type RelayPool } from '../pool'
 import type { Signer } from '../signers'
 import type { EventStore } from '../store'
-import { Group, type GroupContext, publishError } from './group'
+import { Group, type GroupContext } from './group'
+import { GroupListSync } from './group-list-sync'
+import { publishError } from './publish-errors'
+import { RelayKeys } from './relay-keys'
 import type { ReadStateSource } from './types'
 
 export interface GroupsRegistryOptions {
@@ -33,8 +35,6 @@ export interface GroupsRegistryOptions {
   publishTimeout?: number
 }
 
-const RELAY_KEYS = 'roost:groups:relay-keys'
-const LEFT = 'roost:groups:left'
 const MEMBERSHIP = 'roost:groups:membership'
 
 /**
@@ -58,24 +58,28 @@ export class GroupsRegistry {
   /** subscription id → group key string */
   private readonly routes = new Map<string, string>()
   private readonly subs = new Map<string, { close(): void }>()
-  private readonly relayKeys = new Map<string, string>()
-  private readonly resolving = new Map<string, Promise<string | undefined>>()
-  private left: Record<string, number> = {}
+  private readonly relayKeys: RelayKeys
+  private readonly lists: GroupListSync
   private memberships: Record<string, Membership> = {}
   private membershipTimer: ReturnType<typeof setTimeout> | undefined
-  private list: GroupList = GroupList.empty()
-  private listEvent: NostrEvent | undefined
-  private listSub: { close(): void } | undefined
   private readonly listeners = new Set<() => void>()
   private me = ''
   private closed = false
   private readonly clock: () => number
-  private readonly relays: string[]
-  private listQueue: Promise<unknown> = Promise.resolve()
 
   constructor(private readonly opts: GroupsRegistryOptions) {
     this.clock = opts.clock ?? (() => Math.floor(Date.now() / 1000))
-    this.relays = (opts.relays ?? []).map((r) => normalizeRelayUrl(r))
+    this.relayKeys = new RelayKeys(opts.store, opts.pool, (relay) => {
+      for (const g of this.index.values()) if (g.key.relay === relay) g.relayKeyChanged()
+    })
+    this.lists = new GroupListSync({
+      pool: opts.pool,
+      store: opts.store,
+      signer: opts.signer,
+      clock: this.clock,
+      relays: (opts.relays ?? []).map((r) => normalizeRelayUrl(r)),
+      adopt: (keys) => this.adopt(keys),
+    })
     this.ready = this.load()
   }
 
@@ -93,7 +97,7 @@ export class GroupsRegistry {
 
   /** The account's current group list (10009). */
   groupList(): GroupList {
-    return this.list
+    return this.lists.list
   }
 
   /** Called whenever the set of groups changes; returns the unsubscribe function. */
@@ -106,7 +110,7 @@ export class GroupsRegistry {
 
   /** The relay key in use for a relay (NIP-11 `self ?? pubkey`, naddr pubkey, or pinned). */
   relayKey(relay: string): string | undefined {
-    return this.relayKeys.get(normalizeRelayUrl(relay))
+    return this.relayKeys.get(relay)
   }
 
   /**
@@ -138,22 +142,14 @@ export class GroupsRegistry {
   private async load(): Promise<void> {
     const { store, signer } = this.opts
     this.me = await signer.getPublicKey()
-    const [keys, left, memberships, lists] = await Promise.all([
-      store.getValue<Record<string, string>>(RELAY_KEYS),
-      store.getValue<Record<string, number>>(LEFT),
+    const [, , memberships] = await Promise.all([
+      this.relayKeys.load(),
+      this.lists.load(this.me),
       store.getValue<Record<string, Membership>>(MEMBERSHIP),
-      store.query({ kinds: [KINDS.groupList], authors: [this.me], limit: 1 }),
     ])
-    for (const [relay, key] of Object.entries(keys ?? {})) this.relayKeys.set(relay, key)
-    this.left = left ?? {}
     this.memberships = memberships ?? {}
-    const stored = lists[0]
-    if (stored) {
-      this.listEvent = stored
-      this.list = this.withoutLeft(safeParseList(stored))
-    }
     // Every group's first page in one read (a cold start's main cost), then each group's state.
-    const listed = this.list.keys()
+    const listed = this.lists.list.keys()
     const forks = listed.map((k) => k.toString())
     const [pages, states] = await Promise.all([
       store.newestPerFork(forks, this.opts.initialLimit ?? 50),
@@ -171,17 +167,18 @@ export class GroupsRegistry {
     this.notify()
     if (this.closed) return
     for (const group of this.index.values()) void this.open(group)
-    this.watchList()
+    this.lists.watch()
   }
 
-  /**
-   * Drops the groups this device left. A list from another device may still name them (removals
-   * cannot be seen in a union-merged replaceable list), and they must not come back here.
-   */
-  private withoutLeft(list: GroupList): GroupList {
-    let out = list
-    for (const key of list.keys()) if (this.left[key.toString()] !== undefined) out = out.remove(key)
-    return out
+  /** Groups a list from another device names that we do not hold yet: added and opened. */
+  private async adopt(keys: readonly GroupKey[]): Promise<void> {
+    const added = keys.filter((k) => !this.index.has(k.toString()))
+    for (const key of added) await this.addGroup(key, { fromStore: false })
+    if (added.length) this.notify()
+    for (const key of added) {
+      const g = this.index.get(key.toString())
+      if (g) void this.open(g)
+    }
   }
 
   /** Creates the Group entity and loads its cached state and newest timeline from the store. */
@@ -191,7 +188,7 @@ export class GroupsRegistry {
   ): Promise<Group> {
     const existing = this.index.get(key.toString())
     if (existing) return existing
-    if (opts.relayKey && !this.relayKeys.has(key.relay)) this.setRelayKey(key.relay, opts.relayKey)
+    if (opts.relayKey) this.relayKeys.pin(key.relay, opts.relayKey)
     const ctx: GroupContext = {
       pool: this.opts.pool,
       store: this.opts.store,
@@ -200,10 +197,8 @@ export class GroupsRegistry {
       clock: this.clock,
       readState: this.opts.readState,
       publishTimeout: this.opts.publishTimeout,
-      relayKey: (relay) => this.relayKeys.get(relay),
-      pinRelayKey: (relay, pubkey) => {
-        if (!this.relayKeys.has(relay)) this.setRelayKey(relay, pubkey)
-      },
+      relayKey: (relay) => this.relayKeys.known(relay),
+      pinRelayKey: (relay, pubkey) => this.relayKeys.pin(relay, pubkey),
       onMembership: (k, m) => this.rememberMembership(k, m),
     }
     const group = new Group(key, ctx)
@@ -244,38 +239,11 @@ export class GroupsRegistry {
     await this.opts.store.setValue(MEMBERSHIP, this.memberships).catch(() => {})
   }
 
-  private setRelayKey(relay: string, key: string): void {
-    if (this.relayKeys.get(relay) === key) return
-    this.relayKeys.set(relay, key)
-    void this.opts.store.setValue(RELAY_KEYS, Object.fromEntries(this.relayKeys)).catch(() => {})
-    for (const g of this.index.values()) if (g.key.relay === relay) g.relayKeyChanged()
-  }
-
-  /** NIP-11 once per relay: `self ?? pubkey`, else the hint (naddr pubkey), else whatever is pinned. */
-  private resolveRelayKey(relay: string, hint?: string): Promise<string | undefined> {
-    let p = this.resolving.get(relay)
-    if (!p) {
-      p = this.opts.pool.relayInfo(relay).then((info) => {
-        const key = relayKeyOf(info)
-        if (key) this.setRelayKey(relay, key)
-        return this.relayKeys.get(relay)
-      })
-      this.resolving.set(relay, p)
-    }
-    return p.then((key) => {
-      if (!key && hint) {
-        this.setRelayKey(relay, hint)
-        return hint
-      }
-      return key
-    })
-  }
-
   /** One standing REQ (timeline + state, one id), plus a one-shot membership and state fetch. */
   private async open(group: Group): Promise<void> {
     const { pool } = this.opts
     const key = group.key
-    const relayKey = await this.resolveRelayKey(key.relay)
+    const relayKey = await this.relayKeys.resolve(key.relay)
     if (this.closed || this.index.get(key.toString()) !== group) return
     const subId = this.routeFor(key)
     this.subs.get(subId)?.close()
@@ -333,66 +301,6 @@ export class GroupsRegistry {
     this.routeGroup(subId)?.ingest(event)
   }
 
-  // ── 10009 ──────────────────────────────────────────────────────────────────────────────────
-
-  private watchList(): void {
-    if (this.relays.length === 0 || this.closed) return
-    const filter = { kinds: [KINDS.groupList], authors: [this.me], limit: 1 }
-    const subs = this.relays.map((relay) =>
-      this.opts.pool.subscribe(relay, [filter], { onevent: (e) => void this.receiveList(e) }),
-    )
-    this.listSub = {
-      close: () => {
-        for (const s of subs) s.close()
-      },
-    }
-  }
-
-  /** A list from a relay: if newer than ours, union-merge it and open the groups it adds. */
-  private receiveList(event: NostrEvent): Promise<unknown> {
-    return this.serialize(async () => {
-      if (event.kind !== KINDS.groupList || event.pubkey !== this.me) return
-      if (this.listEvent && (event.created_at < this.listEvent.created_at || event.id === this.listEvent.id))
-        return
-      const incoming = this.withoutLeft(safeParseList(event))
-      const merged = this.list.merge(incoming)
-      const localOnly = merged.keys().some((k) => !incoming.has(k))
-      this.listEvent = event
-      await this.opts.store.add(event)
-      this.list = merged
-      const added = merged.keys().filter((k) => !this.index.has(k.toString()))
-      for (const key of added) await this.addGroup(key, { fromStore: false })
-      if (added.length) this.notify()
-      for (const key of added) {
-        const g = this.index.get(key.toString())
-        if (g) void this.open(g)
-      }
-      // The other device did not know some of ours: publish the union so no device loses them.
-      if (localOnly) await this.publishList()
-    })
-  }
-
-  private serialize<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.listQueue.then(fn, fn)
-    this.listQueue = run.catch(() => {})
-    return run
-  }
-
-  /** Signs and publishes the list (best effort); it is stored locally even when publishing fails. */
-  private async publishList(): Promise<void> {
-    const createdAt = Math.max(this.clock(), (this.listEvent?.created_at ?? 0) + 1)
-    const event = await this.opts.signer.signEvent(this.list.toTemplate(createdAt))
-    this.listEvent = event
-    await this.opts.store.add(event)
-    if (this.relays.length) await this.opts.pool.publish(this.relays, event)
-  }
-
-  private async markLeft(key: string, at: number | undefined): Promise<void> {
-    if (at === undefined) delete this.left[key]
-    else this.left[key] = at
-    await this.opts.store.setValue(LEFT, this.left)
-  }
-
   // ── join, leave, create ────────────────────────────────────────────────────────────────────
 
   /**
@@ -414,8 +322,8 @@ export class GroupsRegistry {
     const ref = typeof reference === 'string' ? GroupReference.parse(reference) : reference
     const key = ref.key()
     const { pool, signer } = this.opts
-    const relayKey = await this.resolveRelayKey(key.relay, ref.relayKey)
-    await this.markLeft(key.toString(), undefined)
+    const relayKey = await this.relayKeys.resolve(key.relay, ref.relayKey)
+    await this.lists.markLeft(key.toString(), undefined)
     const group = await this.addGroup(key, { fromStore: false, relayKey })
     this.notify()
     const meta = await pool.fetch(
@@ -445,27 +353,13 @@ export class GroupsRegistry {
     const answered = !result!.timedOut && result!.failure !== 'unreachable'
     if (result!.ok) group.ingest(request) // the relay's ring holds it: keep the window in step
     if (answered && membership) group.setLocalMembership(membership, now)
-    await this.upsertListed(key, group)
+    await this.lists.upsert(key, group.metadata?.name)
     if (!answered) throw publishError(result!, this.opts.publishTimeout ?? pool.publishTimeout)
     // A private group refuses the REQ before we are a member: ask again now that we asked to join.
     if (result!.ok || result!.message.startsWith('duplicate:')) {
       if (group.subscriptionRefused) await this.open(group)
     }
     return group
-  }
-
-  private upsertListed(key: GroupKey, group: Group): Promise<void> {
-    return this.serialize(async () => {
-      const entry: GroupListEntry = { id: key.id.value, relay: key.relay }
-      const name = group.metadata?.name
-      if (name) entry.name = name
-      const already = this.list.entries.find(
-        (e) => e.id === entry.id && normalizeRelayUrl(e.relay) === key.relay,
-      )
-      if (already && (already.name ?? '') === (entry.name ?? '')) return
-      this.list = this.list.upsert(entry)
-      await this.publishList()
-    })
   }
 
   /**
@@ -500,11 +394,8 @@ export class GroupsRegistry {
     await store.deleteFork(key.toString())
     delete this.memberships[key.toString()]
     await this.saveMemberships()
-    await this.markLeft(key.toString(), now)
-    await this.serialize(async () => {
-      this.list = this.list.remove(key)
-      await this.publishList()
-    })
+    await this.lists.markLeft(key.toString(), now)
+    await this.lists.remove(key)
   }
 
   /**
@@ -524,8 +415,8 @@ export class GroupsRegistry {
     const create = await signer.signEvent(key.id.createGroup({ createdAt: this.clock() }))
     const [created] = await pool.publish([key.relay], create, { timeout })
     if (!created!.ok) throw publishError(created!, timeout)
-    const relayKey = await this.resolveRelayKey(key.relay)
-    await this.markLeft(key.toString(), undefined)
+    const relayKey = await this.relayKeys.resolve(key.relay)
+    await this.lists.markLeft(key.toString(), undefined)
     const group = await this.addGroup(key, { fromStore: false, relayKey })
     this.notify()
     await this.open(group)
@@ -544,7 +435,7 @@ export class GroupsRegistry {
    */
   async browse(relay: string, opts: { limit?: number; timeout?: number } = {}): Promise<GroupMetadata[]> {
     const url = normalizeRelayUrl(relay)
-    const key = await this.resolveRelayKey(url)
+    const key = await this.relayKeys.resolve(url)
     const events = await this.opts.pool.fetch(
       [url],
       [{ kinds: [KINDS.metadata], limit: opts.limit ?? 200, ...(key ? { authors: [key] } : {}) }],
@@ -570,31 +461,18 @@ export class GroupsRegistry {
    */
   async idle(): Promise<void> {
     await this.ready
-    let seen: Promise<unknown> | undefined
-    while (seen !== this.listQueue) {
-      seen = this.listQueue
-      await seen
-    }
+    await this.lists.idle()
   }
 
   /** Writes what is pending, closes every subscription. The pool is not closed here. */
   async close(): Promise<void> {
     this.closed = true
     await this.ready.catch(() => {})
-    this.listSub?.close()
     for (const s of this.subs.values()) s.close()
     this.subs.clear()
     await Promise.all([...this.index.values()].map((g) => g.close()))
-    await this.listQueue.catch(() => {})
+    await this.lists.close()
     if (this.membershipTimer) await this.saveMemberships()
-  }
-}
-
-function safeParseList(event: NostrEvent): GroupList {
-  try {
-    return GroupList.parse(event)
-  } catch {
-    return GroupList.empty()
   }
 }
 

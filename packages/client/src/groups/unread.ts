@@ -1,0 +1,72 @@
+import { KINDS } from '@roost/nip29'
+import { messageReadMark, threadReadMark } from '@roost/read-state'
+import type { Timeline } from './timeline'
+import type { ReadStateSource } from './types'
+
+const NO_THREADS: readonly string[] = Object.freeze([])
+const NOTHING_UNREAD = Object.freeze({ messages: 0, threads: NO_THREADS })
+
+/**
+ * One group's side of read state (NIP-RS): what is unread in its timeline, the parent of its
+ * `thread:`/`msg:` contexts, and the marks its UI writes (channel, thread, one message).
+ */
+export class GroupUnread {
+  constructor(
+    /** The channel context: the GroupKey string. */
+    private readonly channel: string,
+    private readonly timeline: Timeline,
+    private readonly readState: ReadStateSource | undefined,
+  ) {}
+
+  /** Unread top-level rows not sent by us, and the roots of threads with an unread comment. */
+  count(): { messages: number; threads: readonly string[] } {
+    const rs = this.readState
+    if (!rs) return NOTHING_UNREAD
+    const contexts = rs.contexts
+    if (!contexts)
+      return { messages: this.timeline.countAfter(rs.frontier(this.channel)), threads: NO_THREADS }
+    // Incremental (UnreadIndex over the rendered row set): another device's blob recounts in
+    // O(log n + unread) per group instead of a pass over every message.
+    const { messages, threads } = this.timeline.unreadCount(contexts)
+    return { messages, threads: threads.length ? Object.freeze(threads) : NO_THREADS }
+  }
+
+  /** The parent of a read-state context in this group (`thread:<root>` → channel, `msg:<id>` → thread or channel). */
+  contextParent(ctx: string): string | undefined {
+    if (ctx.startsWith('thread:')) return this.timeline.event(ctx.slice(7)) ? this.channel : undefined
+    if (ctx.startsWith('msg:')) {
+      const e = this.timeline.event(ctx.slice(4))
+      if (!e) return undefined
+      const root = e.kind === KINDS.comment ? e.tags.find((t) => t[0] === 'E')?.[1] : undefined
+      return root ? `thread:${root}` : this.channel
+    }
+    return undefined
+  }
+
+  /** Marks a thread read up to its newest comment (only `thread:<root>` advances). */
+  markThreadRead(rootId: string): void {
+    const rs = this.readState
+    const thread = this.timeline.threads().find((t) => t.root.id === rootId)
+    if (!rs || !thread) return
+    const mark = threadReadMark(rootId, thread.comments)
+    if (mark) rs.markRead(mark.ctx, mark.ts)
+  }
+
+  /** Marks one message or reply read: only `msg:<id>` advances. No-op for unknown ids. */
+  markMessageRead(id: string): void {
+    const rs = this.readState
+    const event = this.timeline.event(id)
+    if (!rs || !event) return
+    const mark = messageReadMark({ id: event.id, createdAt: event.created_at })
+    rs.markRead(mark.ctx, mark.ts)
+  }
+
+  /** Marks the channel read up to `timestamp` (default: its newest row). */
+  markRead(timestamp?: number): void {
+    const rs = this.readState
+    if (!rs) return
+    const ts = timestamp ?? this.timeline.newestRow()?.created_at
+    if (ts === undefined) return
+    rs.markRead(this.channel, ts)
+  }
+}
