@@ -2,6 +2,7 @@ import { GroupsRegistry } from './groups/registry'
 import type { ReadStateSource } from './groups/types'
 import { RelayPool, type RelayPoolOptions } from './pool/relay-pool'
 import { ReadStateSync, type ReadStateSyncOptions } from './read-state'
+import { parseRelays, type RelaysOption } from './relays'
 import type { Signer } from './signers'
 import { type EventStore, MemoryEventStore } from './store'
 
@@ -15,8 +16,13 @@ export interface RoostOptions {
   signer: Signer
   /** Local cache (default a fresh `MemoryEventStore`; `SqliteEventStore` or `IndexedDbEventStore` persist). */
   store?: EventStore
-  /** The account's relays: its 10009 group list and its read state live there (read and write). */
-  relays?: readonly string[]
+  /**
+   * The account's relays: its 10009 group list and its read state are fetched from read ∪ write
+   * and published to write. One list for both, or NIP-65 `{ read, write }`; anything else throws
+   * `InvalidRelaysError` naming the option. Without relays everything stays on this device until
+   * `setRelays()`.
+   */
+  relays?: RelaysOption
   /**
    * Read state (NIP-RS). Default: a `ReadStateSync` on `relays` (local only when there are none).
    * Pass options for it, `{ localOnly: true }` to keep it on this device, your own
@@ -37,6 +43,11 @@ export interface Roost {
   /** The read-state sync (a `ReadStateSync` unless you passed your own source), if any. */
   readonly readState: ReadStateSync | ReadStateSource | undefined
   readonly pool: RelayPool
+  /**
+   * Switches the account's relays at once (e.g. added in Settings, or the user's NIP-65 list):
+   * the group list and read state follow them from now on. Throws `InvalidRelaysError`.
+   */
+  setRelays(relays: RelaysOption): Promise<void>
   /** Flushes pending writes and read state, closes subscriptions, the pool (if ours) and the store. */
   close(): Promise<void>
 }
@@ -60,6 +71,9 @@ function isSource(x: unknown): x is ReadStateSource {
  * await roost.close()
  */
 export function createRoost(opts: RoostOptions): Roost {
+  const relays = parseRelays(opts.relays)
+  const ownRelays = opts.readState && !isSource(opts.readState) ? opts.readState.relays : undefined
+  if (ownRelays !== undefined) parseRelays(ownRelays, 'readState.relays')
   const clock = opts.clock ?? opts.pool?.clock
   const pool =
     opts.relayPool ?? new RelayPool({ ...opts.pool, signer: opts.signer, ...(clock ? { clock } : {}) })
@@ -70,16 +84,13 @@ export function createRoost(opts: RoostOptions): Roost {
   if (isSource(opts.readState)) readState = opts.readState
   else if (opts.readState !== false) {
     const o = opts.readState ?? {}
-    const relays = o.relays ?? opts.relays ?? []
-    const empty = Array.isArray(relays) && relays.length === 0
     ownSync = new ReadStateSync({
       ...(clock ? { clock: () => clock() * 1000 } : {}),
       ...o,
       pool,
       signer: opts.signer,
       store,
-      relays,
-      localOnly: o.localOnly ?? empty,
+      relays: o.relays ?? relays,
       parentOf: o.parentOf ?? ((ctx) => groups?.parentOf(ctx)),
     })
     readState = ownSync
@@ -88,7 +99,7 @@ export function createRoost(opts: RoostOptions): Roost {
     pool,
     store,
     signer: opts.signer,
-    relays: opts.relays,
+    relays,
     readState,
     clock,
     publishTimeout: opts.pool?.publishTimeout,
@@ -99,6 +110,13 @@ export function createRoost(opts: RoostOptions): Roost {
     groups: registry,
     readState,
     pool,
+    async setRelays(next) {
+      const parsed = parseRelays(next)
+      await Promise.all([
+        registry.setRelays(parsed),
+        ownSync && ownRelays === undefined ? ownSync.setRelays(parsed) : undefined,
+      ])
+    },
     close() {
       closing ??= (async () => {
         await registry.close()

@@ -17,6 +17,7 @@ describe('@roost/client exports', () => {
       'InvalidBunkerUrlError',
       'InvalidPublicKeyError',
       'InvalidQueryError',
+      'InvalidRelaysError',
       'InvalidSecretKeyError',
       'InvalidStoreEventError',
       'InvalidTemplateError',
@@ -44,10 +45,12 @@ describe('@roost/client exports', () => {
       'createRoost',
       'createVerifier',
       'fetchRelayInfo',
+      'fetchRelays',
       'groupSubscriptionId',
       'isPreviousRejection',
       'isVerified',
       'nobleVerifier',
+      'parseRelays',
       'publishError',
       'relayKeyOf',
       'relayPrefix',
@@ -68,6 +71,7 @@ describe('@roost/client exports', () => {
       new client.CannotSendError('not-member', 'join first'),
       new client.UnknownGroupError("wss://r'x"),
       new client.ClosedError('RelayPool'),
+      new client.InvalidRelaysError('relays.write', 'expected an array of relay URLs'),
     ]
     expect(errors.map((e) => e.code)).toEqual([
       'publish-refused',
@@ -77,6 +81,7 @@ describe('@roost/client exports', () => {
       'cannot-send',
       'unknown-group',
       'closed',
+      'invalid-relays',
     ])
     expect((errors[0] as client.PublishRefusedError).prefix).toBe('restricted')
     expect(errors[0]!.message).toBe('restricted: no')

@@ -12,6 +12,7 @@ import {
 import type { NostrEvent } from 'nostr-tools/core'
 import { ClosedError, UnknownGroupError } from '../errors'
 import { groupSubscriptionId, type RelayPool } from '../pool'
+import { parseRelays, type RelaysOption, type UserRelays } from '../relays'
 import type { Signer } from '../signers'
 import type { EventStore } from '../store'
 import { Group, type GroupContext } from './group'
@@ -24,8 +25,8 @@ export interface GroupsRegistryOptions {
   pool: RelayPool
   store: EventStore
   signer: Signer
-  /** The account's relays for its own 10009 (read and write). */
-  relays?: readonly string[]
+  /** The account's relays for its own 10009: one list, or NIP-65 `{ read, write }`. */
+  relays?: RelaysOption
   readState?: ReadStateSource
   /** Unix seconds (default the system clock). */
   clock?: () => number
@@ -66,19 +67,22 @@ export class GroupsRegistry {
   private me = ''
   private closed = false
   private readonly clock: () => number
+  private relays: UserRelays
 
   constructor(private readonly opts: GroupsRegistryOptions) {
     this.clock = opts.clock ?? (() => Math.floor(Date.now() / 1000))
     this.relayKeys = new RelayKeys(opts.store, opts.pool, (relay) => {
       for (const g of this.index.values()) if (g.key.relay === relay) g.relayKeyChanged()
     })
+    this.relays = parseRelays(opts.relays)
     this.lists = new GroupListSync({
       pool: opts.pool,
       store: opts.store,
       signer: opts.signer,
       clock: this.clock,
-      relays: (opts.relays ?? []).map((r) => normalizeRelayUrl(r)),
+      relays: () => this.relays,
       adopt: (keys) => this.adopt(keys),
+      drop: (keys) => this.dropAll(keys),
     })
     this.ready = this.load()
   }
@@ -149,7 +153,7 @@ export class GroupsRegistry {
     ])
     this.memberships = memberships ?? {}
     // Every group's first page in one read (a cold start's main cost), then each group's state.
-    const listed = this.lists.list.keys()
+    const listed = this.lists.keys()
     const forks = listed.map((k) => k.toString())
     const [pages, states] = await Promise.all([
       store.newestPerFork(forks, this.opts.initialLimit ?? 50),
@@ -323,7 +327,6 @@ export class GroupsRegistry {
     const key = ref.key()
     const { pool, signer } = this.opts
     const relayKey = await this.relayKeys.resolve(key.relay, ref.relayKey)
-    await this.lists.markLeft(key.toString(), undefined)
     const group = await this.addGroup(key, { fromStore: false, relayKey })
     this.notify()
     const meta = await pool.fetch(
@@ -375,12 +378,20 @@ export class GroupsRegistry {
     const key = typeof keyish === 'string' ? GroupKey.parse(keyish) : keyish
     const group = this.index.get(key.toString())
     if (!group) throw new UnknownGroupError(key.toString())
-    const { pool, signer, store } = this.opts
+    const { pool, signer } = this.opts
     const wasMember = group.membership.status === 'member'
     const now = this.clock()
     const request = await signer.signEvent(key.id.leaveRequest({ createdAt: now }))
     const [result] = await pool.publish([key.relay], request, { timeout: this.opts.publishTimeout })
     if (!result!.ok && wasMember) throw publishError(result!, this.opts.publishTimeout ?? pool.publishTimeout)
+    await this.forget(key)
+    await this.lists.remove(key)
+  }
+
+  /** Drops a group here: its subscription, its entity and its cache (the list is edited apart). */
+  private async forget(key: GroupKey): Promise<void> {
+    const group = this.index.get(key.toString())
+    if (!group) return
     const subId = this.subscriptionId(key)
     if (subId) {
       this.subs.get(subId)?.close()
@@ -391,11 +402,39 @@ export class GroupsRegistry {
     group.discard()
     this.index.delete(key.toString())
     this.notify()
-    await store.deleteFork(key.toString())
+    await this.opts.store.deleteFork(key.toString())
     delete this.memberships[key.toString()]
     await this.saveMemberships()
-    await this.lists.markLeft(key.toString(), now)
-    await this.lists.remove(key)
+  }
+
+  /** Groups another device removed from the list (decision 13): dropped here too. */
+  private async dropAll(keys: readonly GroupKey[]): Promise<void> {
+    for (const key of keys) await this.forget(key)
+  }
+
+  /**
+   * Switches the account's relays (Settings, or a NIP-65 list once known): the 10009 is followed
+   * on the new read ∪ write relays at once, and the list we hold is published to write relays that
+   * were not used before (resolves once that is done). Throws `InvalidRelaysError` for anything but
+   * `string[]` or `{ read, write }`.
+   *
+   * @example
+   * roost.groups.setRelays({ read: ['wss://in.example'], write: ['wss://out.example'] })
+   */
+  async setRelays(relays: RelaysOption): Promise<void> {
+    const next = parseRelays(relays)
+    const before = new Set(this.relays.write)
+    this.relays = next
+    await this.ready.catch(() => {})
+    if (this.closed) return
+    this.lists.watch()
+    const added = next.write.filter((r) => !before.has(r))
+    if (added.length) await this.lists.republish(added).catch(() => {})
+  }
+
+  /** The account's relays in use (normalized). */
+  accountRelays(): UserRelays {
+    return this.relays
   }
 
   /**
@@ -416,7 +455,6 @@ export class GroupsRegistry {
     const [created] = await pool.publish([key.relay], create, { timeout })
     if (!created!.ok) throw publishError(created!, timeout)
     const relayKey = await this.relayKeys.resolve(key.relay)
-    await this.lists.markLeft(key.toString(), undefined)
     const group = await this.addGroup(key, { fromStore: false, relayKey })
     this.notify()
     await this.open(group)
