@@ -1,4 +1,11 @@
-import { type Contexts, isValidContextKey, isValidTimestamp, parseBlob, serializeBlob } from './blob'
+import {
+  type Contexts,
+  emptyContexts,
+  isValidContextKey,
+  isValidTimestamp,
+  parseBlob,
+  serializeBlob,
+} from './blob'
 import { checkBudget, fitToBudget, isDominated } from './budget'
 import {
   DEFAULT_DEBOUNCE_MS,
@@ -270,10 +277,15 @@ export class ReadStateEngine {
       return this.finish()
     }
     const candidate = this.candidate()
-    if (this.heldAtOwnSlot(blobs, candidate)) {
-      // Suppression (spec rule 3): the merged result is identical to our blob as a write relay
-      // returned it just now. Comparing with what a relay returned, not with what we remember
-      // sending, keeps a lost or never-stored publish from being suppressed forever.
+    const last = this.lastPublished?.slotId === this._slotId ? this.lastPublished.contexts : emptyContexts()
+    if (sameContexts(last, candidate) || this.heldAtOwnSlot(blobs, candidate)) {
+      // Suppression, two checks. Spec rule 3: the merged result (after eviction) is identical to
+      // what this installation last published (never published: `{}`), e.g. a change that was
+      // pending when the app stopped but had already gone out. And ours: it is identical to our
+      // blob as a write relay returned it just now, which also covers a version published by an
+      // earlier run whose record was lost. They differ when a relay lost (or, after setRelays,
+      // never had) the blob we last published: rule 3 still suppresses, so that relay gets it
+      // with the next change rather than with a write that changes nothing semantically.
       this.cycle = undefined
       if (this.schedule.changeSeq === cycle.seq) this.schedule.clearPending()
       this.flushRequested = false

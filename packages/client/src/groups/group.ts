@@ -341,7 +341,7 @@ export class Group {
 
   // ── unread ─────────────────────────────────────────────────────────────────────────────────
 
-  /** The parent of a read-state context in this group (`thread:<root>` → channel, `msg:<id>` → thread or channel). */
+  /** The parent of a read-state context in this group: its channel, for `thread:` and `msg:` (decision 15). */
   contextParent(ctx: string): string | undefined {
     return this.unreadPart.contextParent(ctx)
   }

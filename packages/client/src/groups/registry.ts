@@ -118,8 +118,8 @@ export class GroupsRegistry {
   }
 
   /**
-   * The parent of a read-state context (NIP-RS): `thread:<root>` → the group's key string,
-   * `msg:<id>` → its thread or group. Pass it as ReadStateSync's `parentOf`.
+   * The parent of a read-state context (NIP-RS): `thread:<root>` and `msg:<id>` → the key string
+   * of the group holding that event (decision 15). Pass it as ReadStateSync's `parentOf`.
    */
   readonly parentOf = (ctx: string): string | undefined => {
     for (const g of this.index.values()) {

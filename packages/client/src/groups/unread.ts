@@ -1,4 +1,3 @@
-import { KINDS } from '@roost/nip29'
 import { messageReadMark, threadReadMark } from '@roost/read-state'
 import type { Timeline } from './timeline'
 import type { ReadStateSource } from './types'
@@ -31,15 +30,15 @@ export class GroupUnread {
     return { messages, threads: threads.length ? Object.freeze(threads) : NO_THREADS }
   }
 
-  /** The parent of a read-state context in this group (`thread:<root>` → channel, `msg:<id>` → thread or channel). */
+  /**
+   * The parent of a read-state context in this group: the channel, for `thread:<root>` and for
+   * `msg:<id>` alike (NIP-RS hierarchical frontier rule, decision 15). A reply's thread frontier is
+   * folded in only for display (`unreadCount`), never for dominance, eviction or pruning, so a peer
+   * that does not fold never sees those replies unread. `undefined` for events not loaded here.
+   */
   contextParent(ctx: string): string | undefined {
     if (ctx.startsWith('thread:')) return this.timeline.event(ctx.slice(7)) ? this.channel : undefined
-    if (ctx.startsWith('msg:')) {
-      const e = this.timeline.event(ctx.slice(4))
-      if (!e) return undefined
-      const root = e.kind === KINDS.comment ? e.tags.find((t) => t[0] === 'E')?.[1] : undefined
-      return root ? `thread:${root}` : this.channel
-    }
+    if (ctx.startsWith('msg:')) return this.timeline.event(ctx.slice(4)) ? this.channel : undefined
     return undefined
   }
 
