@@ -37,6 +37,8 @@ export interface GroupContext {
   relayKey(relay: string): string | undefined
   /** Pins the relay key to the author of the first 39000 seen, when nothing better is known. */
   pinRelayKey(relay: string, pubkey: string): void
+  /** True when the relay key is only that pin (nothing vouches for it). */
+  relayKeyPinned?(relay: string): boolean
   /** Publish deadline in ms; the pool's default when absent. */
   readonly publishTimeout?: number
   /** Told when the folded membership changes, so the registry can remember it across restarts. */
@@ -170,6 +172,7 @@ export class Group {
       relay: this.key.relay,
       id: this.key.id.value,
       relayKey: this.relayKey,
+      unverified: this.relayKey !== undefined && this.ctx.relayKeyPinned?.(this.key.relay) === true,
       metadata: this.state.metadata,
       admins: this.state.admins,
       members: this.state.members,

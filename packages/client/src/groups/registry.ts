@@ -192,7 +192,7 @@ export class GroupsRegistry {
   ): Promise<Group> {
     const existing = this.index.get(key.toString())
     if (existing) return existing
-    if (opts.relayKey) this.relayKeys.pin(key.relay, opts.relayKey)
+    if (opts.relayKey) this.relayKeys.hint(key.relay, opts.relayKey)
     const ctx: GroupContext = {
       pool: this.opts.pool,
       store: this.opts.store,
@@ -203,6 +203,7 @@ export class GroupsRegistry {
       publishTimeout: this.opts.publishTimeout,
       relayKey: (relay) => this.relayKeys.known(relay),
       pinRelayKey: (relay, pubkey) => this.relayKeys.pin(relay, pubkey),
+      relayKeyPinned: (relay) => this.relayKeys.isPinned(relay),
       onMembership: (k, m) => this.rememberMembership(k, m),
     }
     const group = new Group(key, ctx)
@@ -466,23 +467,31 @@ export class GroupsRegistry {
 
   /**
    * Lists a relay's public groups (relay browsing): its 39000s signed by the relay key, newest
-   * first, parsed; malformed ones are skipped. Closed or private groups may be left out by the relay.
+   * first, parsed; malformed ones are skipped. Without a NIP-11 key, the author of the first 39000
+   * seen is pinned as the relay key and only its groups are listed (their snapshots say `unverified`). Closed or private groups may be left out by the relay.
    *
    * @example
    * for (const meta of await roost.groups.browse('wss://groups.example.com')) console.log(meta.id, meta.name)
    */
   async browse(relay: string, opts: { limit?: number; timeout?: number } = {}): Promise<GroupMetadata[]> {
     const url = normalizeRelayUrl(relay)
-    const key = await this.relayKeys.resolve(url)
+    let key = await this.relayKeys.resolve(url)
     const events = await this.opts.pool.fetch(
       [url],
       [{ kinds: [KINDS.metadata], limit: opts.limit ?? 200, ...(key ? { authors: [key] } : {}) }],
       { timeout: opts.timeout },
     )
+    if (!key) {
+      // No NIP-11 key: pin the author of the first 39000 seen (decision 3), and list only its groups.
+      const first = events.find((e) => e.kind === KINDS.metadata)
+      if (!first) return []
+      this.relayKeys.pin(url, first.pubkey)
+      key = this.relayKeys.get(url)
+    }
     const out: GroupMetadata[] = []
     const seen = new Set<string>()
-    for (const e of events.sort((a, b) => b.created_at - a.created_at)) {
-      if (key && e.pubkey !== key) continue
+    for (const e of [...events].sort((a, b) => b.created_at - a.created_at)) {
+      if (e.pubkey !== key) continue
       try {
         const meta = GroupMetadata.parse(e)
         if (seen.has(meta.id)) continue

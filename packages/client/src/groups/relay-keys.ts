@@ -3,6 +3,7 @@ import { type RelayPool, relayKeyOf } from '../pool'
 import type { EventStore } from '../store'
 
 const RELAY_KEYS = 'roost:groups:relay-keys'
+const PINNED = 'roost:groups:relay-keys-pinned'
 
 /**
  * The key each group relay signs its state with (decision 3): NIP-11 `self ?? pubkey` (asked once
@@ -12,6 +13,8 @@ const RELAY_KEYS = 'roost:groups:relay-keys'
 export class RelayKeys {
   private readonly keys = new Map<string, string>()
   private readonly resolving = new Map<string, Promise<string | undefined>>()
+  /** Relays whose key is only the author of the first 39000 seen: nothing vouches for it. */
+  private readonly pinned = new Set<string>()
 
   constructor(
     private readonly store: EventStore,
@@ -21,8 +24,12 @@ export class RelayKeys {
 
   /** Loads the keys saved by an earlier session. */
   async load(): Promise<void> {
-    const saved = await this.store.getValue<Record<string, string>>(RELAY_KEYS)
+    const [saved, pinned] = await Promise.all([
+      this.store.getValue<Record<string, string>>(RELAY_KEYS),
+      this.store.getValue<string[]>(PINNED),
+    ])
     for (const [relay, key] of Object.entries(saved ?? {})) this.keys.set(relay, key)
+    for (const relay of Array.isArray(pinned) ? pinned : []) if (this.keys.has(relay)) this.pinned.add(relay)
   }
 
   /** The key in use for a relay, if known. */
@@ -35,17 +42,31 @@ export class RelayKeys {
     return this.keys.get(relay)
   }
 
-  /** Sets (and saves) the key for a relay. */
-  set(relay: string, key: string): void {
-    if (this.keys.get(relay) === key) return
+  /** True when the relay's key is only pinned from the first 39000 seen (NIP-11 gave none). */
+  isPinned(relay: string): boolean {
+    return this.pinned.has(relay)
+  }
+
+  /** Sets (and saves) the key for a relay, vouched for by NIP-11 or an naddr. */
+  set(relay: string, key: string, pinned = false): void {
+    const wasPinned = this.pinned.has(relay)
+    if (this.keys.get(relay) === key && wasPinned === pinned) return
     this.keys.set(relay, key)
+    if (pinned) this.pinned.add(relay)
+    else this.pinned.delete(relay)
     void this.store.setValue(RELAY_KEYS, Object.fromEntries(this.keys)).catch(() => {})
+    if (pinned || wasPinned) void this.store.setValue(PINNED, [...this.pinned]).catch(() => {})
     this.onChange(relay)
   }
 
-  /** Pins a key when nothing better is known (the first 39000's author). */
-  pin(relay: string, pubkey: string): void {
+  /** Takes a hint (an naddr's pubkey) when nothing is known. */
+  hint(relay: string, pubkey: string): void {
     if (!this.keys.has(relay)) this.set(relay, pubkey)
+  }
+
+  /** Decision 3's last resort: pins the author of the first 39000 seen, when nothing is known. */
+  pin(relay: string, pubkey: string): void {
+    if (!this.keys.has(relay)) this.set(relay, pubkey, true)
   }
 
   /** NIP-11 once per relay: `self ?? pubkey`, else the hint (naddr pubkey), else whatever is pinned. */
