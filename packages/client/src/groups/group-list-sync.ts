@@ -210,7 +210,9 @@ export class GroupListSync {
     this.dirty = false
     this.syncedAt = Math.max(this.syncedAt, createdAt)
     this.base = this.allKeys(this.current, this.privateTags)
-    for (const [k, e] of Object.entries(this.edits)) if (!e.synced) this.edits[k] = { ...e, synced: true }
+    // the race window runs from when the edit reached a relay, not from when it was made offline
+    for (const [k, e] of Object.entries(this.edits))
+      if (!e.synced) this.edits[k] = { op: e.op, at: Math.max(e.at, createdAt), synced: true }
     await this.saveState()
   }
 

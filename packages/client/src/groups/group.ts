@@ -73,6 +73,8 @@ export class Group {
   private readonly storeWrites: StoreWrites
   private reported: Membership | undefined
   private loading = true
+  /** The standing subscription is in its stored backlog (newest first) until its EOSE. */
+  private backlog = true
   private refusedReason: string | undefined
   private older = true
   private readonly listeners = new Set<(e: GroupEvent) => void>()
@@ -100,12 +102,14 @@ export class Group {
       pool: ctx.pool,
       signer: ctx.signer,
       me: ctx.me,
-      clock: ctx.clock,
+      // Our own event sorts after everything we had seen when we sent it (decision 12): its
+      // created_at is never below the newest row's, and it arrives after them.
+      clock: () => Math.max(ctx.clock(), this.timeline.newestRow()?.created_at ?? 0),
       publishTimeout: ctx.publishTimeout,
       window: this.window,
       metadata: () => this.state.metadata,
       canSend: (kind) => this.canSend(kind),
-      ingest: (event) => this.ingest(event),
+      ingest: (event) => this.ingest(event, { own: true }),
       refreshWindow: () => this.refreshWindow(),
     })
     this.unsubscribeReadState = ctx.readState?.subscribe(() => this.changed())
@@ -256,7 +260,7 @@ export class Group {
    * Returns true if it changed anything. Unverified events, events for other groups and state
    * signed by anyone but the relay key are ignored.
    */
-  ingest(event: NostrEvent, opts: { fromStore?: boolean } = {}): boolean {
+  ingest(event: NostrEvent, opts: { fromStore?: boolean; older?: boolean; own?: boolean } = {}): boolean {
     if (this.closed) return false
     // Only verified events (branded by the pool's verifier, the store or our signer) are state.
     if (!isVerified(event)) return false
@@ -268,12 +272,13 @@ export class Group {
       return true
     }
     if (event.tags.find((t) => t[0] === 'h')?.[1] !== this.key.id.value) return false
-    if (this.timeline.add(event) === 'duplicate') return false
-    this.window.feed(event)
+    const older = opts.older ?? (!opts.own && !fromStore && this.backlog)
+    if (this.timeline.add(event, { older }) === 'duplicate') return false
+    this.window.feed(event, older)
     this.membershipFold.consider(event)
     this.changed()
     if (!fromStore) {
-      this.storeWrites.queue(event)
+      this.storeWrites.queue(event, older)
       this.emit({ type: 'incoming', event }) // new arrivals only: a restart notifies nothing
     }
     return true
@@ -284,7 +289,7 @@ export class Group {
   }
 
   /** Many events at once (a store page, a fetch): one `updated` for all of them. */
-  ingestMany(events: readonly NostrEvent[], opts: { fromStore?: boolean } = {}): number {
+  ingestMany(events: readonly NostrEvent[], opts: { fromStore?: boolean; older?: boolean } = {}): number {
     let n = 0
     for (const e of events) if (this.ingest(e, opts)) n++
     return n
@@ -296,10 +301,7 @@ export class Group {
    * `updated` for the page. Stored events were verified when they arrived (decision 10).
    */
   ingestStored(newestFirst: readonly NostrEvent[]): number {
-    let n = 0
-    for (let i = newestFirst.length - 1; i >= 0; i--)
-      if (this.ingest(newestFirst[i]!, { fromStore: true })) n++
-    return n
+    return this.ingestMany(newestFirst, { fromStore: true, older: true })
   }
 
   /** The relay key became known (or changed): re-check the state that waited for it. */
@@ -310,6 +312,7 @@ export class Group {
 
   /** The relay sent EOSE for the standing subscription. */
   eose(): void {
+    this.backlog = false
     if (this.loading) {
       this.loading = false
       this.changed()
@@ -327,6 +330,7 @@ export class Group {
 
   /** The subscription is (re)starting: clear the previous refusal. */
   resubscribed(): void {
+    this.backlog = true
     if (this.refusedReason !== undefined) {
       this.refusedReason = undefined
       this.changed()
@@ -478,13 +482,13 @@ export class Group {
     const until = this.timeline.oldestRow()?.created_at ?? this.ctx.clock()
     const fork = this.key.toString()
     const cached = await this.ctx.store.query({ fork, until, limit })
-    let added = this.ingestMany(cached, { fromStore: true })
+    let added = this.ingestMany(cached, { fromStore: true, older: true })
     if (added < limit) {
       const fetched = await this.ctx.pool.fetch(
         [this.key.relay],
         [{ '#h': [this.key.id.value], until, limit }],
       )
-      const fresh = this.ingestMany(fetched)
+      const fresh = this.ingestMany(fetched, { older: true })
       added += fresh
       if (fresh === 0 && this.older) {
         this.older = false

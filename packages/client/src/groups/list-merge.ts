@@ -6,7 +6,10 @@ import { GroupKey, tryNormalizeRelayUrl } from '@roost/nip29'
  */
 export const LIST_RACE_SECONDS = 60
 
-/** This device's last edit of one group: what, when (unix seconds), and whether a relay has it yet. */
+/**
+ * This device's last edit of one group: what, when (unix seconds: when it was made, then when a
+ * relay took the list carrying it), and whether a relay has it yet.
+ */
 export interface ListEdit {
   readonly op: 'add' | 'remove'
   readonly at: number

@@ -7,6 +7,8 @@ import type { EventStore } from '../store'
  */
 export class StoreWrites {
   private pending: NostrEvent[] = []
+  /** Events of a newest-first page, written oldest first so the store's arrival order matches. */
+  private older: NostrEvent[] = []
   private timer: ReturnType<typeof setTimeout> | undefined
   private writing: Promise<unknown> = Promise.resolve()
 
@@ -15,10 +17,11 @@ export class StoreWrites {
     private readonly fork: string,
   ) {}
 
-  /** Queues one event for the next batch. */
-  queue(event: NostrEvent): void {
-    this.pending.push(event)
-    if (this.pending.length >= 500) void this.flush()
+  /** Queues one event for the next batch; `older` for one of a newest-first page of history. */
+  queue(event: NostrEvent, older = false): void {
+    if (older) this.older.push(event)
+    else this.pending.push(event)
+    if (this.pending.length + this.older.length >= 500) void this.flush()
     else this.timer ??= setTimeout(() => void this.flush(), 16)
   }
 
@@ -26,9 +29,10 @@ export class StoreWrites {
   flush(): Promise<unknown> {
     if (this.timer) clearTimeout(this.timer)
     this.timer = undefined
-    const batch = this.pending
+    const batch = this.older.length ? [...this.older.reverse(), ...this.pending] : this.pending
     if (batch.length > 0) {
       this.pending = []
+      this.older = []
       this.writing = this.writing.then(() => this.store.addMany(batch, this.fork)).catch(() => {})
     }
     return this.writing
@@ -39,5 +43,6 @@ export class StoreWrites {
     if (this.timer) clearTimeout(this.timer)
     this.timer = undefined
     this.pending = []
+    this.older = []
   }
 }

@@ -55,14 +55,11 @@ export class GroupWrites {
   ): Promise<NostrEvent> {
     const { window, me } = this.ctx
     // The window is read now, synchronously: what we have seen when the user pressed send.
-    let attempt = await this.publishOnce(build(window.current().previousTag(me)))
+    let attempt = await this.publishOnce(build(window.previousTag(me)))
     if (!attempt.result.ok && !attempt.result.timedOut && isPreviousRejection(attempt.result.message)) {
       const named = [...attempt.result.message.matchAll(/'([0-9a-f]{1,64})'/g)].map((m) => m[1]!)
       await this.ctx.refreshWindow()
-      const fresh = window
-        .current()
-        .previousTag(me)
-        ?.filter((v) => !named.includes(v))
+      const fresh = window.previousTag(me)?.filter((v) => !named.includes(v))
       attempt = await this.publishOnce(build(fresh && fresh.length > 1 ? fresh : undefined))
     }
     if (!attempt.result.ok) throw publishError(attempt.result, this.timeout)
