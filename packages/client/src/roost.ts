@@ -1,8 +1,10 @@
 import { GroupsRegistry } from './groups/registry'
 import type { ReadStateSource } from './groups/types'
+import type { PublishResult } from './pool'
 import { RelayPool, type RelayPoolOptions } from './pool/relay-pool'
 import { ReadStateSync, type ReadStateSyncOptions } from './read-state'
-import { parseRelays, type RelaysOption } from './relays'
+import { RelayListFollower, relayListTemplate } from './relay-list'
+import { fetchRelays, parseRelays, type RelaysOption } from './relays'
 import type { Signer } from './signers'
 import { type EventStore, MemoryEventStore } from './store'
 
@@ -35,6 +37,11 @@ export interface RoostOptions {
   relayPool?: RelayPool
   /** Unix seconds (default the system clock). */
   clock?: () => number
+  /**
+   * Follow the user's NIP-65 relay list (kind 10002) found on `relays` and on its own write
+   * relays: when there is one, the 10009 and read state use its relays (default true).
+   */
+  nip65?: boolean
 }
 
 /** What {@link createRoost} returns. */
@@ -48,6 +55,11 @@ export interface Roost {
    * the group list and read state follow them from now on. Throws `InvalidRelaysError`.
    */
   setRelays(relays: RelaysOption): Promise<void>
+  /**
+   * Publishes a NIP-65 relay list (kind 10002) for these relays to them and to the configured ones,
+   * and switches to them (Settings offers this to a user without one).
+   */
+  publishRelayList(relays: RelaysOption): Promise<PublishResult[]>
   /** Flushes pending writes and read state, closes subscriptions, the pool (if ours) and the store. */
   close(): Promise<void>
 }
@@ -105,20 +117,42 @@ export function createRoost(opts: RoostOptions): Roost {
     publishTimeout: opts.pool?.publishTimeout,
   })
   const registry = groups
+  const switchTo = async (next: RelaysOption) => {
+    const parsed = parseRelays(next)
+    await Promise.all([
+      registry.setRelays(parsed),
+      ownSync && ownRelays === undefined ? ownSync.setRelays(parsed) : undefined,
+    ])
+  }
+  let follower: RelayListFollower | undefined
+  if (opts.nip65 !== false && fetchRelays(relays).length > 0) {
+    void opts.signer
+      .getPublicKey()
+      .then((me) => {
+        if (closing) return
+        follower = new RelayListFollower(pool, me, (list) => void switchTo(list).catch(() => {}))
+        follower.watch(fetchRelays(relays))
+      })
+      .catch(() => {})
+  }
   let closing: Promise<void> | undefined
   return {
     groups: registry,
     readState,
     pool,
-    async setRelays(next) {
+    setRelays: switchTo,
+    async publishRelayList(next) {
       const parsed = parseRelays(next)
-      await Promise.all([
-        registry.setRelays(parsed),
-        ownSync && ownRelays === undefined ? ownSync.setRelays(parsed) : undefined,
-      ])
+      const now = (clock ?? (() => Math.floor(Date.now() / 1000)))()
+      const event = await opts.signer.signEvent(relayListTemplate(parsed, now))
+      const targets = [...new Set([...parsed.write, ...parsed.read, ...fetchRelays(relays)])]
+      const results = targets.length ? await pool.publish(targets, event) : []
+      await switchTo(parsed)
+      return results
     },
     close() {
       closing ??= (async () => {
+        follower?.close()
         await registry.close()
         await ownSync?.close()
         if (!opts.relayPool) pool.close()

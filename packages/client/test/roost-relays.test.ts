@@ -150,3 +150,54 @@ describe('createRoost({ relays })', () => {
     expect(listed(await newest(phone, home.url, KINDS.groupList, me))).toEqual([groupCode(groups, id)])
   })
 })
+
+describe('NIP-65 (kind 10002)', () => {
+  it('a user’s 10002 on the configured relay moves the 10009 and read state to its write relays', async () => {
+    const configured = await h.relay()
+    const outbox = await h.relay()
+    const groups = await h.relay()
+    const id = await groups.createGroup({ name: 'Follows NIP-65' })
+    const signer = LocalSigner.generate()
+    const me = await signer.getPublicKey()
+    // published earlier by another client of the user's
+    const setup = h.roost({ signer: LocalSigner.fromSecret(signer.nsec()), readState: false, nip65: false })
+    const list = await signer.signEvent({
+      kind: 10002,
+      created_at: Math.floor(Date.now() / 1000) - 60,
+      tags: [['r', outbox.url]],
+      content: '',
+    })
+    await setup.pool.publish([configured.url], list)
+
+    const phone = h.roost({ signer, relays: [configured.url], readState: { debounceMs: 20, maxWaitMs: 100 } })
+    // awaits the state itself: the list arrives over the configured relay's subscription
+    const deadline = Date.now() + PATIENCE
+    while (!phone.groups.accountRelays().write.includes(outbox.url)) {
+      if (Date.now() > deadline) throw new Error('the 10002 was never followed')
+      await new Promise((r) => setTimeout(r, 20))
+    }
+    const g = await phone.groups.join(groupCode(groups, id))
+    g.markRead(Math.floor(Date.now() / 1000))
+    await (phone.readState as ReadStateSync).flush()
+    await phone.groups.idle()
+    expect(listed(await newest(phone, outbox.url, KINDS.groupList, me))).toEqual([groupCode(groups, id)])
+    expect(await newest(phone, outbox.url, 30078, me)).toBeDefined()
+    expect(await newest(phone, configured.url, KINDS.groupList, me)).toBeUndefined()
+  })
+
+  it('publishRelayList() writes a 10002 for a user without one and switches to it', async () => {
+    const configured = await h.relay()
+    const added = await h.relay()
+    const signer = LocalSigner.generate()
+    const me = await signer.getPublicKey()
+    const phone = h.roost({ signer, relays: [configured.url], readState: false })
+    const results = await phone.publishRelayList({ read: [configured.url, added.url], write: [added.url] })
+    expect(results.some((r) => r.ok)).toBe(true)
+    const list = await newest(phone, configured.url, 10002, me)
+    expect(list?.tags).toEqual([
+      ['r', configured.url, 'read'],
+      ['r', added.url],
+    ])
+    expect(phone.groups.accountRelays()).toEqual({ read: [configured.url, added.url], write: [added.url] })
+  })
+})
