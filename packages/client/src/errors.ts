@@ -134,3 +134,19 @@ export class ClosedError extends RoostError {
     super('closed', `${what} is closed`)
   }
 }
+
+/**
+ * A relays option is not `string[]` or `{ read, write }` of relay URLs; `option` names the part
+ * that is wrong (`relays`, `relays.write`, `relays.read[2]`, …).
+ *
+ * @example
+ * try { createRoost({ signer, relays }) } catch (err) { if (err instanceof InvalidRelaysError) show(err.option) }
+ */
+export class InvalidRelaysError extends RoostError {
+  constructor(
+    readonly option: string,
+    detail: string,
+  ) {
+    super('invalid-relays', `${option}: ${detail}`)
+  }
+}

@@ -1,7 +1,10 @@
 import { GroupsRegistry } from './groups/registry'
 import type { ReadStateSource } from './groups/types'
+import type { PublishResult } from './pool'
 import { RelayPool, type RelayPoolOptions } from './pool/relay-pool'
 import { ReadStateSync, type ReadStateSyncOptions } from './read-state'
+import { RelayListFollower, relayListTemplate } from './relay-list'
+import { fetchRelays, parseRelays, type RelaysOption } from './relays'
 import type { Signer } from './signers'
 import { type EventStore, MemoryEventStore } from './store'
 
@@ -15,8 +18,13 @@ export interface RoostOptions {
   signer: Signer
   /** Local cache (default a fresh `MemoryEventStore`; `SqliteEventStore` or `IndexedDbEventStore` persist). */
   store?: EventStore
-  /** The account's relays: its 10009 group list and its read state live there (read and write). */
-  relays?: readonly string[]
+  /**
+   * The account's relays: its 10009 group list and its read state are fetched from read ∪ write
+   * and published to write. One list for both, or NIP-65 `{ read, write }`; anything else throws
+   * `InvalidRelaysError` naming the option. Without relays everything stays on this device until
+   * `setRelays()`.
+   */
+  relays?: RelaysOption
   /**
    * Read state (NIP-RS). Default: a `ReadStateSync` on `relays` (local only when there are none).
    * Pass options for it, `{ localOnly: true }` to keep it on this device, your own
@@ -29,6 +37,11 @@ export interface RoostOptions {
   relayPool?: RelayPool
   /** Unix seconds (default the system clock). */
   clock?: () => number
+  /**
+   * Follow the user's NIP-65 relay list (kind 10002) found on `relays` and on its own write
+   * relays: when there is one, the 10009 and read state use its relays (default true).
+   */
+  nip65?: boolean
 }
 
 /** What {@link createRoost} returns. */
@@ -37,6 +50,16 @@ export interface Roost {
   /** The read-state sync (a `ReadStateSync` unless you passed your own source), if any. */
   readonly readState: ReadStateSync | ReadStateSource | undefined
   readonly pool: RelayPool
+  /**
+   * Switches the account's relays at once (e.g. added in Settings, or the user's NIP-65 list):
+   * the group list and read state follow them from now on. Throws `InvalidRelaysError`.
+   */
+  setRelays(relays: RelaysOption): Promise<void>
+  /**
+   * Publishes a NIP-65 relay list (kind 10002) for these relays to them and to the configured ones,
+   * and switches to them (Settings offers this to a user without one).
+   */
+  publishRelayList(relays: RelaysOption): Promise<PublishResult[]>
   /** Flushes pending writes and read state, closes subscriptions, the pool (if ours) and the store. */
   close(): Promise<void>
 }
@@ -60,6 +83,9 @@ function isSource(x: unknown): x is ReadStateSource {
  * await roost.close()
  */
 export function createRoost(opts: RoostOptions): Roost {
+  const relays = parseRelays(opts.relays)
+  const ownRelays = opts.readState && !isSource(opts.readState) ? opts.readState.relays : undefined
+  if (ownRelays !== undefined) parseRelays(ownRelays, 'readState.relays')
   const clock = opts.clock ?? opts.pool?.clock
   const pool =
     opts.relayPool ?? new RelayPool({ ...opts.pool, signer: opts.signer, ...(clock ? { clock } : {}) })
@@ -70,16 +96,13 @@ export function createRoost(opts: RoostOptions): Roost {
   if (isSource(opts.readState)) readState = opts.readState
   else if (opts.readState !== false) {
     const o = opts.readState ?? {}
-    const relays = o.relays ?? opts.relays ?? []
-    const empty = Array.isArray(relays) && relays.length === 0
     ownSync = new ReadStateSync({
       ...(clock ? { clock: () => clock() * 1000 } : {}),
       ...o,
       pool,
       signer: opts.signer,
       store,
-      relays,
-      localOnly: o.localOnly ?? empty,
+      relays: o.relays ?? relays,
       parentOf: o.parentOf ?? ((ctx) => groups?.parentOf(ctx)),
     })
     readState = ownSync
@@ -88,19 +111,48 @@ export function createRoost(opts: RoostOptions): Roost {
     pool,
     store,
     signer: opts.signer,
-    relays: opts.relays,
+    relays,
     readState,
     clock,
     publishTimeout: opts.pool?.publishTimeout,
   })
   const registry = groups
+  const switchTo = async (next: RelaysOption) => {
+    const parsed = parseRelays(next)
+    await Promise.all([
+      registry.setRelays(parsed),
+      ownSync && ownRelays === undefined ? ownSync.setRelays(parsed) : undefined,
+    ])
+  }
+  let follower: RelayListFollower | undefined
+  if (opts.nip65 !== false && fetchRelays(relays).length > 0) {
+    void opts.signer
+      .getPublicKey()
+      .then((me) => {
+        if (closing) return
+        follower = new RelayListFollower(pool, me, (list) => void switchTo(list).catch(() => {}))
+        follower.watch(fetchRelays(relays))
+      })
+      .catch(() => {})
+  }
   let closing: Promise<void> | undefined
   return {
     groups: registry,
     readState,
     pool,
+    setRelays: switchTo,
+    async publishRelayList(next) {
+      const parsed = parseRelays(next)
+      const now = (clock ?? (() => Math.floor(Date.now() / 1000)))()
+      const event = await opts.signer.signEvent(relayListTemplate(parsed, now))
+      const targets = [...new Set([...parsed.write, ...parsed.read, ...fetchRelays(relays)])]
+      const results = targets.length ? await pool.publish(targets, event) : []
+      await switchTo(parsed)
+      return results
+    },
     close() {
       closing ??= (async () => {
+        follower?.close()
         await registry.close()
         await ownSync?.close()
         if (!opts.relayPool) pool.close()

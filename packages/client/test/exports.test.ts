@@ -17,6 +17,7 @@ describe('@roost/client exports', () => {
       'InvalidBunkerUrlError',
       'InvalidPublicKeyError',
       'InvalidQueryError',
+      'InvalidRelaysError',
       'InvalidSecretKeyError',
       'InvalidStoreEventError',
       'InvalidTemplateError',
@@ -27,8 +28,10 @@ describe('@roost/client exports', () => {
       'Nip46Signer',
       'PublishRefusedError',
       'PublishTimeoutError',
+      'RELAY_LIST_KIND',
       'ROW_KINDS',
       'ReadStateSync',
+      'RelayListFollower',
       'RelayPool',
       'RelayUnreachableError',
       'SignerRefusedError',
@@ -44,12 +47,16 @@ describe('@roost/client exports', () => {
       'createRoost',
       'createVerifier',
       'fetchRelayInfo',
+      'fetchRelays',
       'groupSubscriptionId',
       'isPreviousRejection',
       'isVerified',
       'nobleVerifier',
+      'parseRelayList',
+      'parseRelays',
       'publishError',
       'relayKeyOf',
+      'relayListTemplate',
       'relayPrefix',
       'wasmVerifier',
     ])
@@ -68,6 +75,7 @@ describe('@roost/client exports', () => {
       new client.CannotSendError('not-member', 'join first'),
       new client.UnknownGroupError("wss://r'x"),
       new client.ClosedError('RelayPool'),
+      new client.InvalidRelaysError('relays.write', 'expected an array of relay URLs'),
     ]
     expect(errors.map((e) => e.code)).toEqual([
       'publish-refused',
@@ -77,6 +85,7 @@ describe('@roost/client exports', () => {
       'cannot-send',
       'unknown-group',
       'closed',
+      'invalid-relays',
     ])
     expect((errors[0] as client.PublishRefusedError).prefix).toBe('restricted')
     expect(errors[0]!.message).toBe('restricted: no')

@@ -70,4 +70,16 @@ describe('Group.markMessageRead', () => {
     expect(sync.contexts).toEqual({})
     expect(a.snapshot().unreadThreads).toEqual([root.id])
   })
+
+  it('a reply’s msg: parent is its channel, not its thread (NIP-RS hierarchical frontier rule)', async () => {
+    const { a, sync, root, replies } = await threadWithThreeReplies()
+    const channel = a.key.toString()
+    expect(a.contextParent(`msg:${replies[0]!.id}`)).toBe(channel)
+    expect(a.contextParent(`thread:${root.id}`)).toBe(channel)
+    // so the thread's frontier does not make a reply's own mark inert (dominance uses the base rule)
+    sync.markRead(`thread:${root.id}`, replies[2]!.created_at)
+    a.markMessageRead(replies[0]!.id)
+    expect(sync.effective(`msg:${replies[0]!.id}`)).toBe(replies[0]!.created_at)
+    expect(a.snapshot().unreadThreads).toEqual([]) // the display still folds in the thread (the MAY)
+  })
 })

@@ -390,6 +390,36 @@ export function storeContract(name: string, opts: ContractOptions): void {
       await expect(store.add(sign(9), FORK)).rejects.toBeInstanceOf(StoreClosedError)
     })
 
+    it('orders a fork’s ties within one second by arrival, latest first, and keeps that order across a restart (decision 12)', async () => {
+      const store = await opts.open()
+      const opened = [store]
+      try {
+        // 30 messages of one second, arriving in an order unrelated to their ids, some in one batch
+        const second = sign(9, { content: 'x', createdAt: 1_700_000_100 }).created_at
+        const events = Array.from({ length: 30 }, (_, i) => sign(9, { content: `m${i}`, createdAt: second }))
+        for (const e of events.slice(0, 10)) await store.add(e, FORK)
+        await store.addMany(events.slice(10, 20), FORK)
+        for (const e of events.slice(20)) await store.add(e, FORK)
+        await store.add(events[5]!, FORK_ELSEWHERE) // a later arrival in another fork changes nothing here
+        const expected = ids([...events].reverse())
+        expect(ids(await store.query({ fork: FORK }))).toEqual(expected)
+        expect(ids(await store.query({ fork: FORK, kinds: [9], tags: { h: ['general'] } }))).toEqual(expected)
+        expect(ids((await store.newestPerFork([FORK], 12)).get(FORK)!)).toEqual(expected.slice(0, 12))
+        expect(ids(await store.query({ fork: FORK, limit: 7 }))).toEqual(expected.slice(0, 7))
+        if (opts.reopen) {
+          const again = await opts.reopen(store)
+          opened.push(again)
+          expect(ids(await again.query({ fork: FORK }))).toEqual(expected)
+          // and arrivals after the restart come after the ones before it
+          const late = sign(9, { content: 'late', createdAt: second })
+          await again.add(late, FORK)
+          expect(ids(await again.query({ fork: FORK, limit: 2 }))).toEqual([late.id, expected[0]])
+        }
+      } finally {
+        for (const s of opened) await s.close().catch(() => {})
+      }
+    })
+
     if (opts.reopen) {
       const reopen = opts.reopen
       it('keeps events, forks, state and settings across a restart', async () => {
@@ -444,6 +474,8 @@ export function storeContract(name: string, opts: ContractOptions): void {
             const store = await opts.open()
             try {
               const model = new Map<string, Set<string>>() // id → forks ('' = no fork)
+              const arrival = new Map<string, number>() // fork + id → arrival sequence (decision 12)
+              let seq = 0
               const slotOf = (e: NostrEvent) =>
                 e.kind === 9 ? undefined : `${e.kind}:${e.pubkey}:${e.kind === 30078 ? e.tags[0]?.[1] : ''}`
               for (const o of ops) {
@@ -451,6 +483,7 @@ export function storeContract(name: string, opts: ContractOptions): void {
                   await store.deleteFork(o.fork)
                   for (const [id, forks] of model) {
                     forks.delete(o.fork)
+                    arrival.delete(`${o.fork} ${id}`)
                     if (forks.size === 0) model.delete(id)
                   }
                   continue
@@ -475,13 +508,19 @@ export function storeContract(name: string, opts: ContractOptions): void {
                     }
                   }
                 }
-                if (expected) model.set(e.id, (model.get(e.id) ?? new Set()).add(fork))
+                if (expected) {
+                  model.set(e.id, (model.get(e.id) ?? new Set()).add(fork))
+                  arrival.set(`${fork} ${e.id}`, ++seq)
+                }
                 expect(await store.add(e, o.fork)).toBe(expected)
               }
               const all = sortEvents(pool.filter((e) => model.has(e.id)))
               expect(ids(await store.query({}))).toEqual(ids(all))
               for (const fork of [FORK, FORK_ELSEWHERE]) {
-                const inFork = all.filter((e) => model.get(e.id)?.has(fork))
+                const inFork = byArrival(
+                  all.filter((e) => model.get(e.id)?.has(fork)),
+                  (e) => arrival.get(`${fork} ${e.id}`) ?? 0,
+                )
                 expect(ids(await store.query({ fork }))).toEqual(ids(inFork))
               }
               for (const e of pool)
@@ -601,8 +640,11 @@ export function storeContract(name: string, opts: ContractOptions): void {
                 expect([...pages.keys()].sort()).toEqual([...new Set(asked)].sort())
                 for (const fork of new Set(asked)) {
                   const page = pages.get(fork) as NostrEvent[]
-                  const inFork = sortEvents(
-                    pool.filter((e) => adds.some(([i, f]) => f === fork && pool[i]?.id === e.id)),
+                  const first = (e: NostrEvent) =>
+                    adds.findIndex(([i, f]) => f === fork && pool[i]?.id === e.id)
+                  const inFork = byArrival(
+                    pool.filter((e) => first(e) >= 0),
+                    first,
                   ).slice(0, limit)
                   expect(ids(page)).toEqual(ids(inFork))
                   expect(ids(page)).toEqual(ids(await store.query({ fork, limit })))
@@ -618,4 +660,12 @@ export function storeContract(name: string, opts: ContractOptions): void {
       })
     })
   })
+}
+
+/** A fork's query order (decision 12): newest first, ties by arrival (latest first), then id. */
+function byArrival(events: NostrEvent[], arrival: (e: NostrEvent) => number): NostrEvent[] {
+  return [...events].sort(
+    (a, b) =>
+      b.created_at - a.created_at || arrival(b) - arrival(a) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+  )
 }

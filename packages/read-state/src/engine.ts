@@ -1,4 +1,3 @@
-import type { EventTemplate } from 'nostr-tools'
 import {
   type Contexts,
   emptyContexts,
@@ -17,7 +16,6 @@ import {
   MAX_OWN_CLOCK_LEAD_SECONDS,
   READ_STATE_KIND,
 } from './constants'
-import { contextKind } from './context'
 import { createdAtFor } from './created-at'
 import type {
   BlobInput,
@@ -38,10 +36,11 @@ import {
 import { InvalidContextError, InvalidOptionError, InvalidTimestampError } from './errors'
 import { effective as effectiveOf, type ParentResolver } from './frontier'
 import { sameContexts } from './merge'
+import { MergedContexts } from './merged-contexts'
+import { PublishSchedule } from './publish-schedule'
 
 const MAX_REMEMBERED_IDS = 64
 const MAX_RETIRED_SLOTS = 256
-const MAX_RETRY_MS = 5 * 60_000
 
 /** The newest version seen at one slot (any client id). */
 interface Version {
@@ -92,19 +91,15 @@ export class ReadStateEngine {
   private readonly randomId: () => string
   private readonly budget: number
   private readonly horizonSeconds: number
-  private readonly debounceMs: number
-  private readonly maxWaitMs: number
   private readonly maxContentLength: number
-  private readonly maxLocalContexts: number
-  private contextCount = -1
-  private rescanAbove = 0
-  private rootAdvanced = false
   private parentOf: ParentResolver | undefined
 
   private _clientId: string
   private _slotId: string
-  private merged: Record<string, number>
-  private advancedAt: Record<string, number>
+  /** Every context's highest value (local marks and every blob), see `merged-contexts.ts`. */
+  private readonly state: MergedContexts
+  /** When the next publish is due, see `publish-schedule.ts`. */
+  private readonly schedule: PublishSchedule
   private lastPublished: EngineState['lastPublished']
   private publishedIds: string[]
   private publishedIdSet: Set<string>
@@ -113,12 +108,6 @@ export class ReadStateEngine {
   private readonly versions = new Map<string, Version>()
   private readonly slotMaxCreatedAt = new Map<string, number>()
   private loadedOnce = false
-  private pending: boolean
-  private changeSeq = 0
-  private firstPendingAt: number | undefined
-  private lastChangeAt: number | undefined
-  private retryAt: number | undefined
-  private failures = 0
   private cycle: Cycle | undefined
   private nextRef = 1
   private flushRequested = false
@@ -126,7 +115,6 @@ export class ReadStateEngine {
   private persistDirty = false
   private publishCount = 0
   private effects: Effect[] = []
-  private changedKeys = new Set<string>()
   /** Stale duplicates of our blob, deleted once our blob carries what they held. */
   private readonly toDelete = new Set<string>()
 
@@ -138,29 +126,22 @@ export class ReadStateEngine {
     this.randomId = options.randomId
     this.budget = checkBudget(options.budget)
     this.horizonSeconds = options.horizonSeconds ?? DEFAULT_HORIZON_SECONDS
-    this.debounceMs = options.debounceMs ?? DEFAULT_DEBOUNCE_MS
-    this.maxWaitMs = options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS
+    const debounceMs = options.debounceMs ?? DEFAULT_DEBOUNCE_MS
+    const maxWaitMs = options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS
     this.maxContentLength = options.maxContentLength ?? DEFAULT_MAX_CONTENT_LENGTH
-    this.maxLocalContexts = options.maxLocalContexts ?? MAX_CONTEXTS
-    if (this.debounceMs < 0 || this.maxWaitMs < this.debounceMs)
+    if (debounceMs < 0 || maxWaitMs < debounceMs)
       throw new InvalidOptionError('maxWaitMs', 'debounce must be ≥ 0 and maxWait ≥ debounce')
     this.parentOf = options.parentOf
     const s = options.state
     this._clientId = s?.clientId ?? this.randomId()
     this._slotId = s?.slotId ?? this.randomId()
-    this.merged = Object.assign(emptyContexts(), s?.contexts)
-    this.advancedAt = Object.assign(emptyContexts(), s?.advancedAt)
+    this.state = new MergedContexts(this.clock, options.maxLocalContexts ?? MAX_CONTEXTS, s)
     this.lastPublished = s?.lastPublished?.slotId === this._slotId ? s.lastPublished : undefined
     this.publishedIds = [...(s?.publishedIds ?? [])]
     this.publishedIdSet = new Set(this.publishedIds)
     this.retired = new Set(s?.retiredSlots ?? [])
-    this.pending = s?.pending ?? false
+    this.schedule = new PublishSchedule(this.clock, debounceMs, maxWaitMs, s?.pending ?? false)
     if (this.lastPublished) this.slotMaxCreatedAt.set(this._slotId, this.lastPublished.createdAt)
-    if (this.pending) {
-      const now = this.clock()
-      this.firstPendingAt = now
-      this.lastChangeAt = now
-    }
     if (!s) this.persistDirty = true
   }
 
@@ -176,7 +157,7 @@ export class ReadStateEngine {
 
   /** Everything known (local marks merged with every valid blob). Read-only view. */
   get contexts(): Contexts {
-    return this.merged
+    return this.state.values
   }
 
   /**
@@ -186,7 +167,7 @@ export class ReadStateEngine {
    * engine.effective(`thread:${root}`) // max(thread value, channel value)
    */
   effective(ctx: string, parentOf: ParentResolver | undefined = this.parentOf): number | undefined {
-    return effectiveOf(ctx, this.merged, parentOf)
+    return effectiveOf(ctx, this.state.values, parentOf)
   }
 
   /** Replaces the parent resolver (e.g. once the event graph knows more thread roots). */
@@ -203,7 +184,7 @@ export class ReadStateEngine {
   status(): EngineStatus {
     return {
       loaded: this.loadedOnce,
-      pending: this.pending,
+      pending: this.schedule.pending,
       inFlight: this.cycle?.phase ?? null,
       nextWake: this.emittedWake,
       publishes: this.publishCount,
@@ -216,9 +197,9 @@ export class ReadStateEngine {
       v: 1,
       clientId: this._clientId,
       slotId: this._slotId,
-      contexts: { ...this.merged },
-      advancedAt: { ...this.advancedAt },
-      pending: this.pending,
+      contexts: { ...this.state.values },
+      advancedAt: { ...this.state.advancedAt },
+      pending: this.schedule.pending,
       ...(this.lastPublished ? { lastPublished: this.lastPublished } : {}),
       publishedIds: [...this.publishedIds],
       retiredSlots: [...this.retired],
@@ -269,7 +250,7 @@ export class ReadStateEngine {
   markRead(ctx: string, ts: number): Effect[] {
     if (!isValidContextKey(ctx)) throw new InvalidContextError(ctx)
     if (!isValidTimestamp(ts)) throw new InvalidTimestampError(ts)
-    if (this.advance(ctx, ts)) this.markPending()
+    if (this.state.advance(ctx, ts)) this.schedule.markPending()
     return this.finish()
   }
 
@@ -296,12 +277,17 @@ export class ReadStateEngine {
       return this.finish()
     }
     const candidate = this.candidate()
-    if (this.heldAtOwnSlot(blobs, candidate)) {
-      // Suppression (spec rule 3): the merged result is identical to our blob as a write relay
-      // returned it just now. Comparing with what a relay returned, not with what we remember
-      // sending, keeps a lost or never-stored publish from being suppressed forever.
+    const last = this.lastPublished?.slotId === this._slotId ? this.lastPublished.contexts : emptyContexts()
+    if (sameContexts(last, candidate) || this.heldAtOwnSlot(blobs, candidate)) {
+      // Suppression, two checks. Spec rule 3: the merged result (after eviction) is identical to
+      // what this installation last published (never published: `{}`), e.g. a change that was
+      // pending when the app stopped but had already gone out. And ours: it is identical to our
+      // blob as a write relay returned it just now, which also covers a version published by an
+      // earlier run whose record was lost. They differ when a relay lost (or, after setRelays,
+      // never had) the blob we last published: rule 3 still suppresses, so that relay gets it
+      // with the next change rather than with a write that changes nothing semantically.
       this.cycle = undefined
-      if (this.changeSeq === cycle.seq) this.clearPending()
+      if (this.schedule.changeSeq === cycle.seq) this.schedule.clearPending()
       this.flushRequested = false
       if (this.toDelete.size > 0) this.emitDeletes()
       return this.finish()
@@ -333,14 +319,11 @@ export class ReadStateEngine {
     if (result.id) this.rememberId(result.id)
     if (!cycle || cycle.ref !== ref || cycle.phase !== 'publish') return this.finish()
     this.cycle = undefined
-    const now = this.clock()
     if (cycle.createdAt !== undefined) {
       const prev = this.slotMaxCreatedAt.get(cycle.slotId) ?? -1
       if (cycle.createdAt > prev) this.slotMaxCreatedAt.set(cycle.slotId, cycle.createdAt)
     }
     if (result.ok && cycle.slotId === this._slotId && cycle.contexts && cycle.createdAt !== undefined) {
-      this.failures = 0
-      this.retryAt = undefined
       this.lastPublished = {
         slotId: cycle.slotId,
         createdAt: cycle.createdAt,
@@ -355,16 +338,14 @@ export class ReadStateEngine {
           contexts: cycle.contexts,
         })
       }
-      if (this.changeSeq === cycle.seq) this.clearPending()
-      else this.firstPendingAt = now
+      this.schedule.succeeded(this.schedule.changeSeq !== cycle.seq)
       this.persistDirty = true
       if (this.toDelete.size > 0) this.emitDeletes()
     } else if (!result.ok) {
-      this.failures++
-      this.retryAt = now + Math.min(MAX_RETRY_MS, Math.max(this.debounceMs, 1000) * 2 ** this.failures)
+      this.schedule.failed()
       this.flushRequested = false
     }
-    if (this.flushRequested && this.pending) this.startCycle()
+    if (this.flushRequested && this.schedule.pending) this.startCycle()
     else this.flushRequested = false
     return this.finish()
   }
@@ -380,7 +361,7 @@ export class ReadStateEngine {
    * A cycle already in flight finishes first, then the next one starts immediately.
    */
   flush(): Effect[] {
-    if (this.pending) {
+    if (this.schedule.pending) {
       if (this.cycle) this.flushRequested = true
       else if (this.loadedOnce) this.startCycle()
       else this.flushRequested = true
@@ -431,14 +412,14 @@ export class ReadStateEngine {
     const triggerKeys: Contexts[] = []
     for (const f of foreign) {
       if (f.slotId === this._slotId && !this.retired.has(f.slotId)) this.rotateSlot('conflict')
-      this.mergeIn(f.contexts)
+      this.state.mergeIn(f.contexts)
       triggerKeys.push(f.contexts)
     }
     own.sort((a, b) => a.input.event.created_at - b.input.event.created_at)
     for (const o of own) {
       if (o.clientId !== this._clientId) {
         // our identity rotated during this batch: now another instance's blob
-        this.mergeIn(o.contexts)
+        this.state.mergeIn(o.contexts)
         triggerKeys.push(o.contexts)
         continue
       }
@@ -450,15 +431,15 @@ export class ReadStateEngine {
         this.lastPublished.id !== undefined &&
         this.publishedIdSet.has(this.lastPublished.id) &&
         created_at > this.lastPublished.createdAt &&
-        this.hasValueAbove(o.contexts)
+        this.state.hasValueAbove(o.contexts)
       ) {
         // Another installation writes our coordinate with our client_id: a clone.
         this.rotateIdentity('clone')
-        this.mergeIn(o.contexts)
+        this.state.mergeIn(o.contexts)
         triggerKeys.push(o.contexts)
         continue
       }
-      this.mergeIn(o.contexts)
+      this.state.mergeIn(o.contexts)
       // a duplicate at another slot is merged "as if from another instance": what it holds must
       // reach our own blob before that duplicate is deleted
       if (o.slotId !== this._slotId && !this.retired.has(o.slotId)) triggerKeys.push(o.contexts)
@@ -474,9 +455,9 @@ export class ReadStateEngine {
       }
     }
     if (own.length > 0) this.reconcileOwnSlots()
-    if (triggerKeys.length > 0 && this.shouldRepublish(triggerKeys)) this.markPending()
+    if (triggerKeys.length > 0 && this.shouldRepublish(triggerKeys)) this.schedule.markPending()
     // stale duplicates are deleted once our blob carries their contexts (now, or after the next publish)
-    if (this.toDelete.size > 0 && !this.pending) this.emitDeletes()
+    if (this.toDelete.size > 0 && !this.schedule.pending) this.emitDeletes()
   }
 
   private emitDeletes(): void {
@@ -543,7 +524,7 @@ export class ReadStateEngine {
         const value = map[key]!
         if (candidate[key] === undefined) continue
         if (last && last[key] !== undefined && value <= last[key]!) continue
-        if (isDominated(key, this.merged, this.parentOf)) continue
+        if (isDominated(key, this.state.values, this.parentOf)) continue
         return true
       }
     }
@@ -566,55 +547,12 @@ export class ReadStateEngine {
     return false
   }
 
-  private hasValueAbove(contexts: Contexts): boolean {
-    for (const key of Object.keys(contexts)) {
-      const cur = this.merged[key]
-      if (cur === undefined || contexts[key]! > cur) return true
-    }
-    return false
-  }
-
-  private mergeIn(contexts: Contexts): void {
-    for (const key of Object.keys(contexts)) this.advance(key, contexts[key]!)
-  }
-
-  /** Keeps local state bounded by dropping inert (dominated) children; no frontier changes. */
-  private pruneLocal(): void {
-    if (this.contextCount < 0) this.contextCount = Object.keys(this.merged).length
-    if (this.contextCount <= this.maxLocalContexts || !this.parentOf) return
-    // children become dominated when a channel advances; otherwise rescan only after some growth
-    if (!this.rootAdvanced && this.contextCount <= this.rescanAbove) return
-    this.rootAdvanced = false
-    for (const key of Object.keys(this.merged)) {
-      if (!isDominated(key, this.merged, this.parentOf)) continue
-      delete this.merged[key]
-      delete this.advancedAt[key]
-      this.contextCount--
-      this.persistDirty = true
-    }
-    // what is left is live: scan again only after it grew a little
-    this.rescanAbove = this.contextCount + 64
-  }
-
-  private advance(key: string, value: number): boolean {
-    const cur = this.merged[key]
-    if (cur !== undefined && value <= cur) return false
-    if (cur === undefined && this.contextCount >= 0) this.contextCount++
-    const kind = contextKind(key)
-    if (kind !== 'thread' && kind !== 'msg') this.rootAdvanced = true
-    this.merged[key] = value
-    this.advancedAt[key] = this.clock()
-    this.changedKeys.add(key)
-    this.persistDirty = true
-    return true
-  }
-
   private candidate(): Record<string, number> {
-    return fitToBudget(this.merged, {
+    return fitToBudget(this.state.values, {
       clientId: this._clientId,
       budget: this.budget,
       parentOf: this.parentOf,
-      advancedAt: this.advancedAt,
+      advancedAt: this.state.advancedAt,
       nowSeconds: this.nowSeconds(),
       horizonSeconds: this.horizonSeconds,
     }).contexts
@@ -625,25 +563,6 @@ export class ReadStateEngine {
     if (!cur || v.createdAt > cur.createdAt || (v.createdAt === cur.createdAt && v.id < cur.id)) {
       this.versions.set(slot, v)
     }
-  }
-
-  private markPending(): void {
-    const now = this.clock()
-    this.changeSeq++
-    if (!this.pending) {
-      this.pending = true
-      this.firstPendingAt = now
-      this.persistDirty = true
-    }
-    this.firstPendingAt ??= now
-    this.lastChangeAt = now
-  }
-
-  private clearPending(): void {
-    this.pending = false
-    this.firstPendingAt = undefined
-    this.lastChangeAt = undefined
-    this.persistDirty = true
   }
 
   private retire(slot: string): void {
@@ -670,7 +589,7 @@ export class ReadStateEngine {
       previousSlotId: previous,
     })
     // the new slot must carry our state; with nothing known there is nothing to write yet
-    if (Object.keys(this.merged).length > 0) this.markPending()
+    if (Object.keys(this.state.values).length > 0) this.schedule.markPending()
   }
 
   private rotateIdentity(reason: RotationReason): void {
@@ -689,7 +608,7 @@ export class ReadStateEngine {
 
   private startCycle(): void {
     const ref = this.nextRef++
-    this.cycle = { ref, phase: 'fetch-own', slotId: this._slotId, seq: this.changeSeq }
+    this.cycle = { ref, phase: 'fetch-own', slotId: this._slotId, seq: this.schedule.changeSeq }
     this.flushRequested = false
     this.effects.push({
       type: 'fetch-own',
@@ -700,18 +619,14 @@ export class ReadStateEngine {
   }
 
   private dueAt(): number | null {
-    if (!this.pending || this.cycle || !this.loadedOnce) return null
-    const last = this.lastChangeAt ?? this.clock()
-    const first = this.firstPendingAt ?? last
-    let due = Math.min(last + this.debounceMs, first + this.maxWaitMs)
-    if (this.retryAt !== undefined) due = Math.max(due, this.retryAt)
-    return due
+    if (this.cycle || !this.loadedOnce) return null
+    return this.schedule.dueAt()
   }
 
   /** Common tail of every input: start a due cycle, emit wake/changed/persist, return effects. */
   private finish(): Effect[] {
-    this.pruneLocal()
-    if (this.flushRequested && this.pending && !this.cycle && this.loadedOnce) this.startCycle()
+    this.state.prune(this.parentOf)
+    if (this.flushRequested && this.schedule.pending && !this.cycle && this.loadedOnce) this.startCycle()
     const due = this.dueAt()
     if (due !== null && due <= this.clock()) this.startCycle()
     const wake = this.dueAt()
@@ -719,12 +634,12 @@ export class ReadStateEngine {
       this.emittedWake = wake
       this.effects.push({ type: 'wake', at: wake })
     }
-    if (this.changedKeys.size > 0) {
-      this.effects.push({ type: 'changed', contexts: [...this.changedKeys] })
-      this.changedKeys = new Set()
-    }
-    if (this.persistDirty) {
+    const changed = this.state.drainChanged()
+    if (changed.length > 0) this.effects.push({ type: 'changed', contexts: changed })
+    if (this.persistDirty || this.state.dirty || this.schedule.dirty) {
       this.persistDirty = false
+      this.state.dirty = false
+      this.schedule.dirty = false
       // built on first read: a driver that coalesces writes pays for one snapshot per write
       const engine = this
       let state: EngineState | undefined
@@ -740,18 +655,4 @@ export class ReadStateEngine {
     this.effects = []
     return out
   }
-}
-
-/**
- * The event template of a `publish` effect once its plaintext is encrypted to self.
- *
- * @example
- * const content = await signer.nip44.encrypt(pubkey, effect.plaintext)
- * const event = await signer.signEvent(publishTemplate(effect, content))
- */
-export function publishTemplate(
-  effect: Extract<Effect, { type: 'publish' }>,
-  content: string,
-): EventTemplate {
-  return { kind: effect.kind, created_at: effect.createdAt, tags: effect.tags.map((t) => [...t]), content }
 }

@@ -16,7 +16,7 @@ export { type BudgetOptions, type BudgetResult, fitToBudget, isDominated } from 
 export * from './constants'
 export { type ContextKind, contextKind, contextTarget, messageContext, threadContext } from './context'
 export { createdAtFor } from './created-at'
-export { publishTemplate, ReadStateEngine } from './engine'
+export { ReadStateEngine } from './engine'
 export type {
   BlobInput,
   Effect,
@@ -47,6 +47,7 @@ export {
 } from './errors'
 export { effective, isUnread, maxDefined, type ParentResolver, replyFrontier } from './frontier'
 export { mergeContexts, sameContexts } from './merge'
+export { publishTemplate } from './publish-template'
 export {
   channelReadMark,
   messageReadMark,

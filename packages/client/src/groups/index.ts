@@ -1,4 +1,5 @@
-export { Group, type GroupContext, isPreviousRejection, publishError } from './group'
+export { Group, type GroupContext } from './group'
+export { isPreviousRejection, publishError } from './publish-errors'
 export { GroupsRegistry, type GroupsRegistryOptions } from './registry'
 export { ROW_KINDS, Timeline } from './timeline'
 export type {

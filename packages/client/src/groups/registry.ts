@@ -1,7 +1,6 @@
 import {
   GroupKey,
-  GroupList,
-  type GroupListEntry,
+  type GroupList,
   GroupMetadata,
   type GroupMetadataFields,
   GroupReference,
@@ -12,18 +11,22 @@ import {
 } from '@roost/nip29'
 import type { NostrEvent } from 'nostr-tools/core'
 import { ClosedError, UnknownGroupError } from '../errors'
-import { groupSubscriptionId, type RelayPool, relayKeyOf } from '../pool'
+import { groupSubscriptionId, type RelayPool } from '../pool'
+import { parseRelays, type RelaysOption, type UserRelays } from '../relays'
 import type { Signer } from '../signers'
 import type { EventStore } from '../store'
-import { Group, type GroupContext, publishError } from './group'
+import { Group, type GroupContext } from './group'
+import { GroupListSync } from './group-list-sync'
+import { publishError } from './publish-errors'
+import { RelayKeys } from './relay-keys'
 import type { ReadStateSource } from './types'
 
 export interface GroupsRegistryOptions {
   pool: RelayPool
   store: EventStore
   signer: Signer
-  /** The account's relays for its own 10009 (read and write). */
-  relays?: readonly string[]
+  /** The account's relays for its own 10009: one list, or NIP-65 `{ read, write }`. */
+  relays?: RelaysOption
   readState?: ReadStateSource
   /** Unix seconds (default the system clock). */
   clock?: () => number
@@ -33,8 +36,6 @@ export interface GroupsRegistryOptions {
   publishTimeout?: number
 }
 
-const RELAY_KEYS = 'roost:groups:relay-keys'
-const LEFT = 'roost:groups:left'
 const MEMBERSHIP = 'roost:groups:membership'
 
 /**
@@ -58,24 +59,31 @@ export class GroupsRegistry {
   /** subscription id → group key string */
   private readonly routes = new Map<string, string>()
   private readonly subs = new Map<string, { close(): void }>()
-  private readonly relayKeys = new Map<string, string>()
-  private readonly resolving = new Map<string, Promise<string | undefined>>()
-  private left: Record<string, number> = {}
+  private readonly relayKeys: RelayKeys
+  private readonly lists: GroupListSync
   private memberships: Record<string, Membership> = {}
   private membershipTimer: ReturnType<typeof setTimeout> | undefined
-  private list: GroupList = GroupList.empty()
-  private listEvent: NostrEvent | undefined
-  private listSub: { close(): void } | undefined
   private readonly listeners = new Set<() => void>()
   private me = ''
   private closed = false
   private readonly clock: () => number
-  private readonly relays: string[]
-  private listQueue: Promise<unknown> = Promise.resolve()
+  private relays: UserRelays
 
   constructor(private readonly opts: GroupsRegistryOptions) {
     this.clock = opts.clock ?? (() => Math.floor(Date.now() / 1000))
-    this.relays = (opts.relays ?? []).map((r) => normalizeRelayUrl(r))
+    this.relayKeys = new RelayKeys(opts.store, opts.pool, (relay) => {
+      for (const g of this.index.values()) if (g.key.relay === relay) g.relayKeyChanged()
+    })
+    this.relays = parseRelays(opts.relays)
+    this.lists = new GroupListSync({
+      pool: opts.pool,
+      store: opts.store,
+      signer: opts.signer,
+      clock: this.clock,
+      relays: () => this.relays,
+      adopt: (keys) => this.adopt(keys),
+      drop: (keys) => this.dropAll(keys),
+    })
     this.ready = this.load()
   }
 
@@ -93,7 +101,7 @@ export class GroupsRegistry {
 
   /** The account's current group list (10009). */
   groupList(): GroupList {
-    return this.list
+    return this.lists.list
   }
 
   /** Called whenever the set of groups changes; returns the unsubscribe function. */
@@ -106,12 +114,12 @@ export class GroupsRegistry {
 
   /** The relay key in use for a relay (NIP-11 `self ?? pubkey`, naddr pubkey, or pinned). */
   relayKey(relay: string): string | undefined {
-    return this.relayKeys.get(normalizeRelayUrl(relay))
+    return this.relayKeys.get(relay)
   }
 
   /**
-   * The parent of a read-state context (NIP-RS): `thread:<root>` → the group's key string,
-   * `msg:<id>` → its thread or group. Pass it as ReadStateSync's `parentOf`.
+   * The parent of a read-state context (NIP-RS): `thread:<root>` and `msg:<id>` → the key string
+   * of the group holding that event (decision 15). Pass it as ReadStateSync's `parentOf`.
    */
   readonly parentOf = (ctx: string): string | undefined => {
     for (const g of this.index.values()) {
@@ -138,22 +146,14 @@ export class GroupsRegistry {
   private async load(): Promise<void> {
     const { store, signer } = this.opts
     this.me = await signer.getPublicKey()
-    const [keys, left, memberships, lists] = await Promise.all([
-      store.getValue<Record<string, string>>(RELAY_KEYS),
-      store.getValue<Record<string, number>>(LEFT),
+    const [, , memberships] = await Promise.all([
+      this.relayKeys.load(),
+      this.lists.load(this.me),
       store.getValue<Record<string, Membership>>(MEMBERSHIP),
-      store.query({ kinds: [KINDS.groupList], authors: [this.me], limit: 1 }),
     ])
-    for (const [relay, key] of Object.entries(keys ?? {})) this.relayKeys.set(relay, key)
-    this.left = left ?? {}
     this.memberships = memberships ?? {}
-    const stored = lists[0]
-    if (stored) {
-      this.listEvent = stored
-      this.list = this.withoutLeft(safeParseList(stored))
-    }
     // Every group's first page in one read (a cold start's main cost), then each group's state.
-    const listed = this.list.keys()
+    const listed = this.lists.keys()
     const forks = listed.map((k) => k.toString())
     const [pages, states] = await Promise.all([
       store.newestPerFork(forks, this.opts.initialLimit ?? 50),
@@ -171,17 +171,18 @@ export class GroupsRegistry {
     this.notify()
     if (this.closed) return
     for (const group of this.index.values()) void this.open(group)
-    this.watchList()
+    this.lists.watch()
   }
 
-  /**
-   * Drops the groups this device left. A list from another device may still name them (removals
-   * cannot be seen in a union-merged replaceable list), and they must not come back here.
-   */
-  private withoutLeft(list: GroupList): GroupList {
-    let out = list
-    for (const key of list.keys()) if (this.left[key.toString()] !== undefined) out = out.remove(key)
-    return out
+  /** Groups a list from another device names that we do not hold yet: added and opened. */
+  private async adopt(keys: readonly GroupKey[]): Promise<void> {
+    const added = keys.filter((k) => !this.index.has(k.toString()))
+    for (const key of added) await this.addGroup(key, { fromStore: false })
+    if (added.length) this.notify()
+    for (const key of added) {
+      const g = this.index.get(key.toString())
+      if (g) void this.open(g)
+    }
   }
 
   /** Creates the Group entity and loads its cached state and newest timeline from the store. */
@@ -191,7 +192,7 @@ export class GroupsRegistry {
   ): Promise<Group> {
     const existing = this.index.get(key.toString())
     if (existing) return existing
-    if (opts.relayKey && !this.relayKeys.has(key.relay)) this.setRelayKey(key.relay, opts.relayKey)
+    if (opts.relayKey) this.relayKeys.hint(key.relay, opts.relayKey)
     const ctx: GroupContext = {
       pool: this.opts.pool,
       store: this.opts.store,
@@ -200,10 +201,9 @@ export class GroupsRegistry {
       clock: this.clock,
       readState: this.opts.readState,
       publishTimeout: this.opts.publishTimeout,
-      relayKey: (relay) => this.relayKeys.get(relay),
-      pinRelayKey: (relay, pubkey) => {
-        if (!this.relayKeys.has(relay)) this.setRelayKey(relay, pubkey)
-      },
+      relayKey: (relay) => this.relayKeys.known(relay),
+      pinRelayKey: (relay, pubkey) => this.relayKeys.pin(relay, pubkey),
+      relayKeyPinned: (relay) => this.relayKeys.isPinned(relay),
       onMembership: (k, m) => this.rememberMembership(k, m),
     }
     const group = new Group(key, ctx)
@@ -244,38 +244,11 @@ export class GroupsRegistry {
     await this.opts.store.setValue(MEMBERSHIP, this.memberships).catch(() => {})
   }
 
-  private setRelayKey(relay: string, key: string): void {
-    if (this.relayKeys.get(relay) === key) return
-    this.relayKeys.set(relay, key)
-    void this.opts.store.setValue(RELAY_KEYS, Object.fromEntries(this.relayKeys)).catch(() => {})
-    for (const g of this.index.values()) if (g.key.relay === relay) g.relayKeyChanged()
-  }
-
-  /** NIP-11 once per relay: `self ?? pubkey`, else the hint (naddr pubkey), else whatever is pinned. */
-  private resolveRelayKey(relay: string, hint?: string): Promise<string | undefined> {
-    let p = this.resolving.get(relay)
-    if (!p) {
-      p = this.opts.pool.relayInfo(relay).then((info) => {
-        const key = relayKeyOf(info)
-        if (key) this.setRelayKey(relay, key)
-        return this.relayKeys.get(relay)
-      })
-      this.resolving.set(relay, p)
-    }
-    return p.then((key) => {
-      if (!key && hint) {
-        this.setRelayKey(relay, hint)
-        return hint
-      }
-      return key
-    })
-  }
-
   /** One standing REQ (timeline + state, one id), plus a one-shot membership and state fetch. */
   private async open(group: Group): Promise<void> {
     const { pool } = this.opts
     const key = group.key
-    const relayKey = await this.resolveRelayKey(key.relay)
+    const relayKey = await this.relayKeys.resolve(key.relay)
     if (this.closed || this.index.get(key.toString()) !== group) return
     const subId = this.routeFor(key)
     this.subs.get(subId)?.close()
@@ -333,66 +306,6 @@ export class GroupsRegistry {
     this.routeGroup(subId)?.ingest(event)
   }
 
-  // ── 10009 ──────────────────────────────────────────────────────────────────────────────────
-
-  private watchList(): void {
-    if (this.relays.length === 0 || this.closed) return
-    const filter = { kinds: [KINDS.groupList], authors: [this.me], limit: 1 }
-    const subs = this.relays.map((relay) =>
-      this.opts.pool.subscribe(relay, [filter], { onevent: (e) => void this.receiveList(e) }),
-    )
-    this.listSub = {
-      close: () => {
-        for (const s of subs) s.close()
-      },
-    }
-  }
-
-  /** A list from a relay: if newer than ours, union-merge it and open the groups it adds. */
-  private receiveList(event: NostrEvent): Promise<unknown> {
-    return this.serialize(async () => {
-      if (event.kind !== KINDS.groupList || event.pubkey !== this.me) return
-      if (this.listEvent && (event.created_at < this.listEvent.created_at || event.id === this.listEvent.id))
-        return
-      const incoming = this.withoutLeft(safeParseList(event))
-      const merged = this.list.merge(incoming)
-      const localOnly = merged.keys().some((k) => !incoming.has(k))
-      this.listEvent = event
-      await this.opts.store.add(event)
-      this.list = merged
-      const added = merged.keys().filter((k) => !this.index.has(k.toString()))
-      for (const key of added) await this.addGroup(key, { fromStore: false })
-      if (added.length) this.notify()
-      for (const key of added) {
-        const g = this.index.get(key.toString())
-        if (g) void this.open(g)
-      }
-      // The other device did not know some of ours: publish the union so no device loses them.
-      if (localOnly) await this.publishList()
-    })
-  }
-
-  private serialize<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.listQueue.then(fn, fn)
-    this.listQueue = run.catch(() => {})
-    return run
-  }
-
-  /** Signs and publishes the list (best effort); it is stored locally even when publishing fails. */
-  private async publishList(): Promise<void> {
-    const createdAt = Math.max(this.clock(), (this.listEvent?.created_at ?? 0) + 1)
-    const event = await this.opts.signer.signEvent(this.list.toTemplate(createdAt))
-    this.listEvent = event
-    await this.opts.store.add(event)
-    if (this.relays.length) await this.opts.pool.publish(this.relays, event)
-  }
-
-  private async markLeft(key: string, at: number | undefined): Promise<void> {
-    if (at === undefined) delete this.left[key]
-    else this.left[key] = at
-    await this.opts.store.setValue(LEFT, this.left)
-  }
-
   // ── join, leave, create ────────────────────────────────────────────────────────────────────
 
   /**
@@ -414,8 +327,7 @@ export class GroupsRegistry {
     const ref = typeof reference === 'string' ? GroupReference.parse(reference) : reference
     const key = ref.key()
     const { pool, signer } = this.opts
-    const relayKey = await this.resolveRelayKey(key.relay, ref.relayKey)
-    await this.markLeft(key.toString(), undefined)
+    const relayKey = await this.relayKeys.resolve(key.relay, ref.relayKey)
     const group = await this.addGroup(key, { fromStore: false, relayKey })
     this.notify()
     const meta = await pool.fetch(
@@ -445,27 +357,13 @@ export class GroupsRegistry {
     const answered = !result!.timedOut && result!.failure !== 'unreachable'
     if (result!.ok) group.ingest(request) // the relay's ring holds it: keep the window in step
     if (answered && membership) group.setLocalMembership(membership, now)
-    await this.upsertListed(key, group)
+    await this.lists.upsert(key, group.metadata?.name)
     if (!answered) throw publishError(result!, this.opts.publishTimeout ?? pool.publishTimeout)
     // A private group refuses the REQ before we are a member: ask again now that we asked to join.
     if (result!.ok || result!.message.startsWith('duplicate:')) {
       if (group.subscriptionRefused) await this.open(group)
     }
     return group
-  }
-
-  private upsertListed(key: GroupKey, group: Group): Promise<void> {
-    return this.serialize(async () => {
-      const entry: GroupListEntry = { id: key.id.value, relay: key.relay }
-      const name = group.metadata?.name
-      if (name) entry.name = name
-      const already = this.list.entries.find(
-        (e) => e.id === entry.id && normalizeRelayUrl(e.relay) === key.relay,
-      )
-      if (already && (already.name ?? '') === (entry.name ?? '')) return
-      this.list = this.list.upsert(entry)
-      await this.publishList()
-    })
   }
 
   /**
@@ -481,12 +379,20 @@ export class GroupsRegistry {
     const key = typeof keyish === 'string' ? GroupKey.parse(keyish) : keyish
     const group = this.index.get(key.toString())
     if (!group) throw new UnknownGroupError(key.toString())
-    const { pool, signer, store } = this.opts
+    const { pool, signer } = this.opts
     const wasMember = group.membership.status === 'member'
     const now = this.clock()
     const request = await signer.signEvent(key.id.leaveRequest({ createdAt: now }))
     const [result] = await pool.publish([key.relay], request, { timeout: this.opts.publishTimeout })
     if (!result!.ok && wasMember) throw publishError(result!, this.opts.publishTimeout ?? pool.publishTimeout)
+    await this.forget(key)
+    await this.lists.remove(key)
+  }
+
+  /** Drops a group here: its subscription, its entity and its cache (the list is edited apart). */
+  private async forget(key: GroupKey): Promise<void> {
+    const group = this.index.get(key.toString())
+    if (!group) return
     const subId = this.subscriptionId(key)
     if (subId) {
       this.subs.get(subId)?.close()
@@ -497,14 +403,39 @@ export class GroupsRegistry {
     group.discard()
     this.index.delete(key.toString())
     this.notify()
-    await store.deleteFork(key.toString())
+    await this.opts.store.deleteFork(key.toString())
     delete this.memberships[key.toString()]
     await this.saveMemberships()
-    await this.markLeft(key.toString(), now)
-    await this.serialize(async () => {
-      this.list = this.list.remove(key)
-      await this.publishList()
-    })
+  }
+
+  /** Groups another device removed from the list (decision 13): dropped here too. */
+  private async dropAll(keys: readonly GroupKey[]): Promise<void> {
+    for (const key of keys) await this.forget(key)
+  }
+
+  /**
+   * Switches the account's relays (Settings, or a NIP-65 list once known): the 10009 is followed
+   * on the new read ∪ write relays at once, and the list we hold is published to write relays that
+   * were not used before (resolves once that is done). Throws `InvalidRelaysError` for anything but
+   * `string[]` or `{ read, write }`.
+   *
+   * @example
+   * roost.groups.setRelays({ read: ['wss://in.example'], write: ['wss://out.example'] })
+   */
+  async setRelays(relays: RelaysOption): Promise<void> {
+    const next = parseRelays(relays)
+    const before = new Set(this.relays.write)
+    this.relays = next
+    await this.ready.catch(() => {})
+    if (this.closed) return
+    this.lists.watch()
+    const added = next.write.filter((r) => !before.has(r))
+    if (added.length) await this.lists.republish(added).catch(() => {})
+  }
+
+  /** The account's relays in use (normalized). */
+  accountRelays(): UserRelays {
+    return this.relays
   }
 
   /**
@@ -524,8 +455,7 @@ export class GroupsRegistry {
     const create = await signer.signEvent(key.id.createGroup({ createdAt: this.clock() }))
     const [created] = await pool.publish([key.relay], create, { timeout })
     if (!created!.ok) throw publishError(created!, timeout)
-    const relayKey = await this.resolveRelayKey(key.relay)
-    await this.markLeft(key.toString(), undefined)
+    const relayKey = await this.relayKeys.resolve(key.relay)
     const group = await this.addGroup(key, { fromStore: false, relayKey })
     this.notify()
     await this.open(group)
@@ -537,23 +467,31 @@ export class GroupsRegistry {
 
   /**
    * Lists a relay's public groups (relay browsing): its 39000s signed by the relay key, newest
-   * first, parsed; malformed ones are skipped. Closed or private groups may be left out by the relay.
+   * first, parsed; malformed ones are skipped. Without a NIP-11 key, the author of the first 39000
+   * seen is pinned as the relay key and only its groups are listed (their snapshots say `unverified`). Closed or private groups may be left out by the relay.
    *
    * @example
    * for (const meta of await roost.groups.browse('wss://groups.example.com')) console.log(meta.id, meta.name)
    */
   async browse(relay: string, opts: { limit?: number; timeout?: number } = {}): Promise<GroupMetadata[]> {
     const url = normalizeRelayUrl(relay)
-    const key = await this.resolveRelayKey(url)
+    let key = await this.relayKeys.resolve(url)
     const events = await this.opts.pool.fetch(
       [url],
       [{ kinds: [KINDS.metadata], limit: opts.limit ?? 200, ...(key ? { authors: [key] } : {}) }],
       { timeout: opts.timeout },
     )
+    if (!key) {
+      // No NIP-11 key: pin the author of the first 39000 seen (decision 3), and list only its groups.
+      const first = events.find((e) => e.kind === KINDS.metadata)
+      if (!first) return []
+      this.relayKeys.pin(url, first.pubkey)
+      key = this.relayKeys.get(url)
+    }
     const out: GroupMetadata[] = []
     const seen = new Set<string>()
-    for (const e of events.sort((a, b) => b.created_at - a.created_at)) {
-      if (key && e.pubkey !== key) continue
+    for (const e of [...events].sort((a, b) => b.created_at - a.created_at)) {
+      if (e.pubkey !== key) continue
       try {
         const meta = GroupMetadata.parse(e)
         if (seen.has(meta.id)) continue
@@ -570,31 +508,18 @@ export class GroupsRegistry {
    */
   async idle(): Promise<void> {
     await this.ready
-    let seen: Promise<unknown> | undefined
-    while (seen !== this.listQueue) {
-      seen = this.listQueue
-      await seen
-    }
+    await this.lists.idle()
   }
 
   /** Writes what is pending, closes every subscription. The pool is not closed here. */
   async close(): Promise<void> {
     this.closed = true
     await this.ready.catch(() => {})
-    this.listSub?.close()
     for (const s of this.subs.values()) s.close()
     this.subs.clear()
     await Promise.all([...this.index.values()].map((g) => g.close()))
-    await this.listQueue.catch(() => {})
+    await this.lists.close()
     if (this.membershipTimer) await this.saveMemberships()
-  }
-}
-
-function safeParseList(event: NostrEvent): GroupList {
-  try {
-    return GroupList.parse(event)
-  } catch {
-    return GroupList.empty()
   }
 }
 

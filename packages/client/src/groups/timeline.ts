@@ -9,12 +9,14 @@ export const ROW_KINDS: ReadonlySet<number> = new Set([KINDS.chat, KINDS.note, K
 /** What adding an event did to the timeline. */
 export type AddResult = 'row' | 'reaction' | 'comment' | 'deletion' | 'other' | 'duplicate'
 
-function before(a: NostrEvent, b: NostrEvent): boolean {
-  return a.created_at < b.created_at || (a.created_at === b.created_at && a.id < b.id)
-}
-
-/** Inserts into an array kept oldest first; appending (the common live case) is O(1). */
-function insertSorted(list: NostrEvent[], event: NostrEvent): void {
+/**
+ * Inserts into an array kept oldest first by `before`; appending (the common live case) is O(1).
+ */
+function insertSorted(
+  list: NostrEvent[],
+  event: NostrEvent,
+  before: (a: NostrEvent, b: NostrEvent) => boolean,
+): void {
   let hi = list.length
   if (hi === 0 || before(list[hi - 1]!, event)) {
     list.push(event)
@@ -51,6 +53,14 @@ function lastTag(event: NostrEvent, name: string): string | undefined {
  */
 export class Timeline {
   private readonly seen = new Set<string>()
+  /**
+   * Arrival order (decision 12): live events count up from 0, pages of older history (the store,
+   * `loadOlder`, a relay's stored backlog, all newest first) count down from 0, so a tie within one
+   * `created_at` second keeps the order in which the relay delivered the events.
+   */
+  private readonly arrival = new Map<string, number>()
+  private newestArrival = 0
+  private oldestArrival = 0
   private readonly rows: NostrEvent[] = []
   private readonly rowIds = new Map<string, NostrEvent>()
   /** target id → reaction events by id */
@@ -156,12 +166,25 @@ export class Timeline {
     return n
   }
 
-  add(event: NostrEvent): AddResult {
+  /** Timeline order: `created_at`, then arrival, then id. */
+  private readonly before = (a: NostrEvent, b: NostrEvent): boolean => {
+    if (a.created_at !== b.created_at) return a.created_at < b.created_at
+    const x = this.arrival.get(a.id) ?? 0
+    const y = this.arrival.get(b.id) ?? 0
+    return x !== y ? x < y : a.id < b.id
+  }
+
+  /**
+   * Adds one event. `older`: it comes from a newest-first page of history (the store, a relay's
+   * backlog, `loadOlder`), so within its second it arrived before everything added so far.
+   */
+  add(event: NostrEvent, opts: { older?: boolean } = {}): AddResult {
     if (this.seen.has(event.id)) return 'duplicate'
     this.seen.add(event.id)
+    this.arrival.set(event.id, opts.older ? --this.oldestArrival : ++this.newestArrival)
     const kind = event.kind
     if (ROW_KINDS.has(kind)) {
-      insertSorted(this.rows, event)
+      insertSorted(this.rows, event, this.before)
       this.rowIds.set(event.id, event)
       if (this.authorDeletes.get(event.id) === event.pubkey) this.deleted.add(event.id)
       if (this.unread && !this.deleted.has(event.id)) {
@@ -194,7 +217,7 @@ export class Timeline {
         list = []
         this.comments.set(root, list)
       }
-      insertSorted(list, event)
+      insertSorted(list, event, this.before)
       this.commentIds.set(event.id, event)
       if (this.unread && !this.deleted.has(event.id) && this.visibleThreadRoot(root))
         this.indexComment(event, root)

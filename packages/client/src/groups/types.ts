@@ -55,6 +55,11 @@ export interface GroupSnapshot {
   readonly id: string
   /** The key that signs this group's state (NIP-11 `self ?? pubkey`, …), once known. */
   readonly relayKey: string | undefined
+  /**
+   * True when that key is only the author of the first 39000 seen (the relay's NIP-11 named none):
+   * a UI should say the group's state is not verified.
+   */
+  readonly unverified: boolean
   readonly metadata: GroupMetadata | undefined
   readonly admins: GroupAdmins | undefined
   readonly members: GroupMembers | undefined

@@ -1,8 +1,8 @@
-export {
-  type ReadStateChange,
-  type ReadStatePool,
-  type ReadStateRelays,
-  ReadStateSync,
-  type ReadStateSyncOptions,
-  type ReadStateTimers,
-} from './read-state-sync'
+export type {
+  ReadStateChange,
+  ReadStatePool,
+  ReadStateRelays,
+  ReadStateSyncOptions,
+  ReadStateTimers,
+} from './options'
+export { ReadStateSync } from './read-state-sync'

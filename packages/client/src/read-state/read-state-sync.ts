@@ -1,6 +1,5 @@
 import { normalizeRelayUrl } from '@roost/nip29'
 import {
-  type BlobInput,
   type Contexts,
   type Effect,
   type EngineState,
@@ -12,107 +11,14 @@ import {
   type ParentResolver,
   publishTemplate,
   ReadStateEngine,
-  readSlot,
 } from '@roost/read-state'
 import type { NostrEvent } from 'nostr-tools/core'
 import type { Filter } from 'nostr-tools/filter'
 import { ClosedError } from '../errors'
-import type { PublishResult } from '../pool'
-import type { Signer } from '../signers'
-import type { EventStore } from '../store'
-import { nobleVerifier, type Verifier } from '../verify'
-
-/**
- * The part of `RelayPool` the sync uses (so a test may wrap it to inject a fault).
- *
- * @example
- * const sync = new ReadStateSync({ pool: roost.pool, signer, store, relays })
- */
-export interface ReadStatePool {
-  fetch(relays: string[], filters: Filter[], opts?: { timeout?: number }): Promise<NostrEvent[]>
-  subscribe(
-    relay: string,
-    filters: Filter[],
-    handlers: { onevent(e: NostrEvent): void; oneose?(): void; onclosed?(reason: string): void },
-    opts?: { id?: string },
-  ): { close(): void }
-  publish(relays: string[], event: NostrEvent, opts?: { timeout?: number }): Promise<PublishResult[]>
-}
-
-/**
- * Timer functions (injectable so tests run on a fake clock).
- *
- * @example
- * new ReadStateSync({ ...opts, clock: () => fake.now, timers: { setTimeout: fake.set, clearTimeout: fake.clear } })
- */
-export interface ReadStateTimers {
-  setTimeout(fn: () => void, ms: number): unknown
-  clearTimeout(handle: unknown): void
-}
-
-/**
- * The user's relays: NIP-65 read and write, or one list used for both.
- *
- * @example
- * const relays: ReadStateRelays = { read: ['wss://in.example.com'], write: ['wss://out.example.com'] }
- */
-export type ReadStateRelays =
-  | readonly string[]
-  | { readonly read: readonly string[]; readonly write: readonly string[] }
-
-/**
- * Options of {@link ReadStateSync}.
- *
- * @example
- * new ReadStateSync({ pool, signer, store, relays: ['wss://relay.example.com'], debounceMs: 5_000 })
- */
-export interface ReadStateSyncOptions {
-  pool: ReadStatePool
-  /** NIP-44 to self goes through `signer.nip44`, so NIP-07 and NIP-46 signers work. */
-  signer: Signer
-  /** Persists `client_id`, slot, marks and last-published state per pubkey (`getValue`/`setValue`). */
-  store: EventStore
-  /** Fetch from the union of read and write relays, publish to the write relays (decision f). */
-  relays: ReadStateRelays
-  /** Fetch horizon in seconds (default 7 days). */
-  horizonSeconds?: number
-  /** Trailing debounce in ms (default 5,000) and the longest wait under activity (default 30,000). */
-  debounceMs?: number
-  maxWaitMs?: number
-  /** Plaintext budget in bytes (default 32,768, at most 40,960). */
-  budget?: number
-  /** Parent channel of `thread:`/`msg:` contexts (from the event graph). */
-  parentOf?: ParentResolver
-  /** Checks id and signature before anything is decrypted (default the noble verifier; branded events are not re-checked). */
-  verifier?: Verifier
-  /** Milliseconds since the epoch (default `Date.now`). */
-  clock?: () => number
-  /** Default the global `setTimeout`/`clearTimeout`. */
-  timers?: ReadStateTimers
-  /** Fresh ids for `client_id` and slots (default 16 random bytes as hex from `crypto.getRandomValues`). */
-  randomId?: () => string
-  /** Deadline of each fetch in ms (default 5,000). */
-  fetchTimeout?: number
-  /** Decision l: keep read state on this device only (no fetch, no subscription, no publish). */
-  localOnly?: boolean
-  /** Flush on `pagehide` and when the page becomes hidden (default true where `document` exists). */
-  flushOnHide?: boolean
-  /** Longest `close()` waits for its final flush, in ms (default 10,000). */
-  closeTimeout?: number
-}
-
-/**
- * What listeners of {@link ReadStateSync.subscribe} receive.
- *
- * @example
- * sync.subscribe(({ contexts, remote }) => { if (remote) toast(`${contexts.length} read elsewhere`) })
- */
-export interface ReadStateChange {
-  /** The contexts whose value advanced (locally or from another device). */
-  readonly contexts: readonly string[]
-  /** True when the change came from a blob of another device. */
-  readonly remote: boolean
-}
+import { nobleVerifier } from '../verify'
+import { BlobOpener } from './blob-opener'
+import type { ReadStateChange, ReadStateRelays, ReadStateSyncOptions, ReadStateTimers } from './options'
+import { flushOnPageHide } from './page-hide'
 
 const STATE_KEY = 'read-state:v1:'
 
@@ -149,12 +55,10 @@ export class ReadStateSync {
   private writeRelays: string[] = []
   private readonly clock: () => number
   private readonly timers: ReadStateTimers
-  private readonly verifier: Verifier
   private readonly listeners = new Set<(change: ReadStateChange) => void>()
   private readonly subs: { close(): void }[] = []
   private readonly early: [string, number][] = []
-  private readonly seen = new Set<string>()
-  private readonly sentPlaintext = new Map<string, string>()
+  private readonly opener: BlobOpener
   private readonly settleWaiters: (() => void)[] = []
   private timer: unknown
   private saving: Promise<void> = Promise.resolve()
@@ -177,9 +81,9 @@ export class ReadStateSync {
       setTimeout: (fn, ms) => globalThis.setTimeout(fn, ms),
       clearTimeout: (h) => globalThis.clearTimeout(h as ReturnType<typeof setTimeout>),
     }
-    this.verifier = opts.verifier ?? nobleVerifier
+    this.opener = new BlobOpener(opts.signer, opts.verifier ?? nobleVerifier, () => this.pubkey)
     this.localOnly = opts.localOnly === true
-    this.detachHide = this.attachHide()
+    this.detachHide = opts.flushOnHide === false ? undefined : flushOnPageHide(() => void this.flush())
     this.ready = this.init()
     this.ready.catch(() => {})
   }
@@ -261,7 +165,7 @@ export class ReadStateSync {
     const since = nowSec - (this.opts.horizonSeconds ?? 7 * 86400)
     const filter: Filter = { kinds: [30078], authors: [this.pubkey], '#t': ['read-state'], since }
     const events = await this.opts.pool.fetch(added, [filter], { timeout: this.fetchTimeout }).catch(() => [])
-    const blobs = await this.open(events)
+    const blobs = await this.opener.open(events)
     if (this.closed) return
     this.remoteDepth++
     try {
@@ -419,7 +323,7 @@ export class ReadStateSync {
             const events = await this.opts.pool.fetch(this.readRelays, [e.filter], {
               timeout: this.fetchTimeout,
             })
-            const blobs = await this.open(events)
+            const blobs = await this.opener.open(events)
             if (this.closed || !this.engine) return
             this.remoteDepth++
             try {
@@ -445,7 +349,7 @@ export class ReadStateSync {
             const events = await this.opts.pool.fetch(this.writeRelays, [e.filter], {
               timeout: this.fetchTimeout,
             })
-            const blobs = await this.open(events)
+            const blobs = await this.opener.open(events)
             if (!this.engine) return
             this.remoteDepth++
             try {
@@ -467,9 +371,7 @@ export class ReadStateSync {
             const content = await this.opts.signer.nip44.encrypt(this.pubkey, e.plaintext)
             const event = await this.opts.signer.signEvent(publishTemplate(e, content))
             id = event.id
-            this.sentPlaintext.set(event.id, e.plaintext)
-            if (this.sentPlaintext.size > 16)
-              this.sentPlaintext.delete(this.sentPlaintext.keys().next().value!)
+            this.opener.sent(event.id, e.plaintext)
             const results = await this.opts.pool.publish(this.writeRelays, event)
             ok = results.some((r) => r.ok)
           } finally {
@@ -531,9 +433,9 @@ export class ReadStateSync {
 
   private onLive(event: NostrEvent): void {
     if (this.closed || !this.engine) return
-    if (this.seen.has(event.id)) return
+    if (this.opener.seen(event.id)) return
     this.task(async () => {
-      const [blob] = await this.open([event])
+      const [blob] = await this.opener.open([event])
       if (!blob || this.closed || !this.engine) return
       this.remoteDepth++
       try {
@@ -542,31 +444,6 @@ export class ReadStateSync {
         this.remoteDepth--
       }
     })
-  }
-
-  /** Verify (decision i), then decrypt to self; events that fail either are dropped or passed as undecryptable. */
-  private async open(events: NostrEvent[]): Promise<BlobInput[]> {
-    const out = await Promise.all(
-      events.map(async (event): Promise<BlobInput | undefined> => {
-        if (event.pubkey !== this.pubkey) return undefined
-        if (!this.verifier.verify(event)) return undefined
-        if (!readSlot(event, { pubkey: this.pubkey }).ok) return undefined
-        this.remember(event.id)
-        const own = this.sentPlaintext.get(event.id)
-        if (own !== undefined) return { event, plaintext: own } // our own echo: no need to decrypt
-        try {
-          return { event, plaintext: await this.opts.signer.nip44.decrypt(this.pubkey, event.content) }
-        } catch {
-          return { event, plaintext: null }
-        }
-      }),
-    )
-    return out.filter((b): b is BlobInput => b !== undefined)
-  }
-
-  private remember(id: string): void {
-    this.seen.add(id)
-    if (this.seen.size > 2048) this.seen.delete(this.seen.values().next().value!)
   }
 
   private saveState(state: () => EngineState): void {
@@ -592,23 +469,6 @@ export class ReadStateSync {
     const s = this.engine?.status()
     if (!s || (s.inFlight === null && this.inFlightTasks === 0) || this.closed) {
       for (const w of this.settleWaiters.splice(0)) w()
-    }
-  }
-
-  private attachHide(): (() => void) | undefined {
-    if (this.opts.flushOnHide === false) return undefined
-    const doc = (globalThis as { document?: Document }).document
-    const win = globalThis as unknown as { addEventListener?: Window['addEventListener'] }
-    if (!doc || typeof win.addEventListener !== 'function') return undefined
-    const onHide = () => void this.flush()
-    const onVisibility = () => {
-      if (doc.visibilityState === 'hidden') void this.flush()
-    }
-    win.addEventListener('pagehide', onHide)
-    doc.addEventListener('visibilitychange', onVisibility)
-    return () => {
-      ;(globalThis as unknown as Window).removeEventListener('pagehide', onHide)
-      doc.removeEventListener('visibilitychange', onVisibility)
     }
   }
 }

@@ -29,7 +29,12 @@ interface EventRecord {
   /** `kind:pubkey:d` while the event is held without a fork and is replaceable/addressable. */
   root?: string
   forks: string[]
+  /** Each fork's arrival sequence for this event (decision 12); absent in records written before it. */
+  seqs?: Record<string, number>
 }
+
+/** The `values` key of the arrival counter: an array, so no setting (string keys) can collide. */
+const SEQ_KEY = ['arrival-seq']
 
 interface StateRecord {
   relay: string
@@ -152,11 +157,14 @@ export class IndexedDbEventStore implements EventStore {
     checkFork(fork)
     for (const e of events) checkEvent(e)
     if (events.length === 0) return 0
-    const tx = this.tx(['events', 'refs'], 'readwrite')
+    const tx = this.tx(['events', 'refs', 'values'], 'readwrite')
     const done = finished(tx)
     let changed = 0
     try {
-      for (const e of events) if (await this.addOne(tx, e, fork || NO_FORK)) changed++
+      const values = tx.objectStore('values')
+      const seq = { next: ((await request(values.get(SEQ_KEY))) as number | undefined) ?? 0 }
+      for (const e of events) if (await this.addOne(tx, e, fork || NO_FORK, seq)) changed++
+      values.put(seq.next, SEQ_KEY)
     } catch (err) {
       tx.abort()
       await done.catch(() => {})
@@ -166,7 +174,12 @@ export class IndexedDbEventStore implements EventStore {
     return changed
   }
 
-  private async addOne(tx: IDBTransaction, event: NostrEvent, fork: string): Promise<boolean> {
+  private async addOne(
+    tx: IDBTransaction,
+    event: NostrEvent,
+    fork: string,
+    seq: { next: number },
+  ): Promise<boolean> {
     const events = tx.objectStore('events')
     const d = replaceD(event)
     let root: string | undefined
@@ -191,6 +204,7 @@ export class IndexedDbEventStore implements EventStore {
     }
     if (record.forks.includes(fork)) return false
     record.forks.push(fork)
+    record.seqs = { ...record.seqs, [fork]: ++seq.next }
     if (root !== undefined) record.root = root
     else tx.objectStore('refs').put(1, ['f', fork, event.created_at, event.id] satisfies RefKey)
     events.put(record)
@@ -200,6 +214,7 @@ export class IndexedDbEventStore implements EventStore {
   private async unlink(tx: IDBTransaction, record: EventRecord, fork: string): Promise<void> {
     const refs = tx.objectStore('refs')
     record.forks = record.forks.filter((f) => f !== fork)
+    if (record.seqs) delete record.seqs[fork]
     if (fork === NO_FORK) delete record.root
     else refs.delete(['f', fork, record.created_at, record.id] satisfies RefKey)
     if (record.forks.length === 0) {
@@ -256,7 +271,13 @@ export class IndexedDbEventStore implements EventStore {
         }
       }
     }
-    const sorted = out.map((r) => branded(r.event)).sort(newestFirst)
+    // A fork's ties follow its arrival order, latest first (decision 12), then the id.
+    const fork = q.fork
+    if (fork !== undefined) {
+      const seqOf = (r: EventRecord) => r.seqs?.[fork] ?? 0
+      out.sort((a, b) => b.created_at - a.created_at || seqOf(b) - seqOf(a) || newestFirst(a.event, b.event))
+    } else out.sort((a, b) => newestFirst(a.event, b.event))
+    const sorted = out.map((r) => branded(r.event))
     return sorted.length > limit ? sorted.slice(0, limit) : sorted
   }
 

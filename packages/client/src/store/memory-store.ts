@@ -38,6 +38,9 @@ export class MemoryEventStore implements EventStore {
   /** Every event, and each fork's events, in query order. */
   private readonly all = new SortedEvents()
   private readonly byFork = new Map<string, SortedEvents>()
+  /** Each fork's arrival sequence (decision 12): fork → event id → when it was added there. */
+  private readonly arrivals = new Map<string, Map<string, number>>()
+  private nextArrival = 0
   /** (kind, pubkey, d) → id of the current fork-less replaceable/addressable event. */
   private readonly latest = new Map<string, string>()
   private readonly state = new Map<string, { fork: string; event: NostrEvent }>()
@@ -85,10 +88,15 @@ export class MemoryEventStore implements EventStore {
     if (entry.forks.has(fork)) return false
     entry.forks.add(fork)
     let timeline = this.byFork.get(fork)
-    if (!timeline) {
-      timeline = new SortedEvents()
+    let arrivals = this.arrivals.get(fork)
+    if (!timeline || !arrivals) {
+      const seqs = new Map<string, number>()
+      arrivals = seqs
+      timeline = new SortedEvents((e) => seqs.get(e.id) ?? 0)
       this.byFork.set(fork, timeline)
+      this.arrivals.set(fork, seqs)
     }
+    arrivals.set(event.id, ++this.nextArrival)
     timeline.insert(entry.event)
     return true
   }
@@ -97,6 +105,7 @@ export class MemoryEventStore implements EventStore {
     const entry = this.events.get(id)
     if (!entry) return
     this.byFork.get(fork)?.remove(entry.event)
+    this.arrivals.get(fork)?.delete(id)
     entry.forks.delete(fork)
     if (entry.forks.size === 0) {
       this.events.delete(id)
@@ -115,7 +124,12 @@ export class MemoryEventStore implements EventStore {
         const entry = this.events.get(id)
         if (entry && (!q.fork || entry.forks.has(q.fork)) && matches(entry.event, q)) out.push(entry.event)
       }
-      out.sort(newestFirst)
+      const seqs = q.fork ? this.arrivals.get(q.fork) : undefined
+      out.sort(
+        seqs
+          ? (a, b) => b.created_at - a.created_at || seqs.get(b.id)! - seqs.get(a.id)! || newestFirst(a, b)
+          : newestFirst,
+      )
       return out.length > limit ? out.slice(0, limit) : out
     }
     const source = q.fork ? this.byFork.get(q.fork) : this.all
@@ -185,6 +199,7 @@ export class MemoryEventStore implements EventStore {
       throw new InvalidQueryError('deleteFork needs a GroupKey string')
     const timeline = this.byFork.get(fork)
     this.byFork.delete(fork)
+    this.arrivals.delete(fork)
     if (timeline) {
       const gone = new Set<NostrEvent>()
       for (const e of timeline.newestFirst()) {

@@ -13,6 +13,17 @@ function ascending(a: NostrEvent, b: NostrEvent): number {
  */
 export class SortedEvents {
   private readonly items: NostrEvent[] = []
+  private readonly ascending: (a: NostrEvent, b: NostrEvent) => number
+
+  /**
+   * `rank`: a fork's arrival sequence (decision 12), ordering ties within one `created_at` before
+   * the id: read backwards, newest first and the latest arrival first.
+   */
+  constructor(rank?: (e: NostrEvent) => number) {
+    this.ascending = rank
+      ? (a, b) => a.created_at - b.created_at || rank(a) - rank(b) || ascending(a, b)
+      : ascending
+  }
 
   get size(): number {
     return this.items.length
@@ -24,7 +35,7 @@ export class SortedEvents {
     let hi = this.items.length
     while (lo < hi) {
       const mid = (lo + hi) >>> 1
-      if (ascending(this.items[mid] as NostrEvent, e) <= 0) lo = mid + 1
+      if (this.ascending(this.items[mid] as NostrEvent, e) <= 0) lo = mid + 1
       else hi = mid
     }
     return lo
@@ -32,7 +43,7 @@ export class SortedEvents {
 
   insert(e: NostrEvent): void {
     const last = this.items[this.items.length - 1]
-    if (!last || ascending(last, e) < 0) this.items.push(e)
+    if (!last || this.ascending(last, e) < 0) this.items.push(e)
     else this.items.splice(this.upper(e), 0, e)
   }
 
@@ -48,7 +59,7 @@ export class SortedEvents {
     this.items.length = w
   }
 
-  /** Newest first (created_at desc, then id asc). */
+  /** Newest first (created_at desc, then the latest arrival or the lowest id). */
   *newestFirst(): Iterable<NostrEvent> {
     for (let i = this.items.length - 1; i >= 0; i--) yield this.items[i] as NostrEvent
   }

@@ -20,11 +20,12 @@ import {
 type DB = Database.Database
 type Statement = Database.Statement
 
-const SCHEMA_VERSION = 1
+const SCHEMA_VERSION = 2
 
 // Tags are indexed on (name, value, created_at DESC) with the event rowid, so "newest N with #h=x"
 // walks one index range in order and stops after N (no sort, no scan of the group's history).
-// Fork memberships carry created_at for the same reason: a fork's timeline is one range too.
+// Fork memberships carry created_at for the same reason: a fork's timeline is one range too, and
+// `seq`, the order in which the fork's events arrived (decision 12), which orders ties.
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS events (
   rowid INTEGER PRIMARY KEY,
@@ -51,9 +52,10 @@ CREATE TABLE IF NOT EXISTS forks (
   fork TEXT NOT NULL,
   event INTEGER NOT NULL,
   created_at INTEGER NOT NULL,
+  seq INTEGER NOT NULL DEFAULT 0,
   PRIMARY KEY (fork, event)
 ) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS forks_timeline ON forks (fork, created_at DESC, event);
+CREATE INDEX IF NOT EXISTS forks_order ON forks (fork, created_at DESC, seq DESC);
 CREATE INDEX IF NOT EXISTS forks_event ON forks (event);
 CREATE TABLE IF NOT EXISTS state (
   relay TEXT NOT NULL,
@@ -124,15 +126,19 @@ export class SqliteEventStore implements EventStore {
   private readonly addBatch: (events: NostrEvent[], fork: string) => number
   private readonly deleteForkTx: (fork: string) => void
 
+  /** The last arrival sequence handed out (decision 12). */
+  private nextSeq: number
+
   private constructor(private readonly db: DB) {
     const p = (sql: string) => db.prepare(sql)
+    this.nextSeq = db.prepare('SELECT coalesce(max(seq), 0) FROM forks').pluck().get() as number
     this.sql = {
       insertEvent: p(
         'INSERT OR IGNORE INTO events (id, pubkey, kind, created_at, d, json) VALUES (?, ?, ?, ?, ?, ?)',
       ),
       eventRowid: p('SELECT rowid FROM events WHERE id = ?').pluck(),
       insertTag: p('INSERT INTO tags (event, name, value, created_at) VALUES (?, ?, ?, ?)'),
-      insertFork: p('INSERT OR IGNORE INTO forks (fork, event, created_at) VALUES (?, ?, ?)'),
+      insertFork: p('INSERT OR IGNORE INTO forks (fork, event, created_at, seq) VALUES (?, ?, ?, ?)'),
       findAddress: p(
         `SELECT e.rowid AS rowid, e.id AS id, e.created_at AS created_at FROM events e
          JOIN forks f ON f.event = e.rowid AND f.fork = '' WHERE e.kind = ? AND e.pubkey = ? AND e.d = ?`,
@@ -146,7 +152,7 @@ export class SqliteEventStore implements EventStore {
       // forks_timeline from the created_at of its limit-th newest event up. That range can hold a
       // few more rows when several share that second; the id tie-break and the cut are done in JS.
       newestPerFork: p(
-        `SELECT j.key, e.json FROM json_each(?) j
+        `SELECT j.key, e.json, f.seq FROM json_each(?) j
          JOIN forks f ON f.fork = j.value AND f.created_at >= coalesce(
            (SELECT x.created_at FROM forks x WHERE x.fork = j.value ORDER BY x.created_at DESC LIMIT 1 OFFSET ?),
            ${Number.MIN_SAFE_INTEGER})
@@ -213,6 +219,11 @@ export class SqliteEventStore implements EventStore {
           `${path} was written by a newer Roost (schema ${version} > ${SCHEMA_VERSION})`,
         )
       }
+      if (version === 1) {
+        // schema 1 → 2: the arrival sequence; rows stored before it keep the id order among ties
+        db.exec('ALTER TABLE forks ADD COLUMN seq INTEGER NOT NULL DEFAULT 0')
+        db.exec('DROP INDEX IF EXISTS forks_timeline')
+      }
       db.exec(SCHEMA)
       db.exec('CREATE TEMP TABLE IF NOT EXISTS doomed (rowid INTEGER PRIMARY KEY)')
       db.pragma(`user_version = ${SCHEMA_VERSION}`)
@@ -255,7 +266,7 @@ export class SqliteEventStore implements EventStore {
     } else {
       rowid = this.sql.eventRowid.get(event.id) as number
     }
-    return this.sql.insertFork.run(fork, rowid, event.created_at).changes > 0
+    return this.sql.insertFork.run(fork, rowid, event.created_at, ++this.nextSeq).changes > 0
   }
 
   private unlink(rowid: number, fork: string): void {
@@ -298,13 +309,19 @@ export class SqliteEventStore implements EventStore {
     const unique = [...new Set(forks)]
     const pages: NostrEvent[][] = unique.map(() => [])
     if (limit > 0 && unique.length > 0) {
-      const rows = this.sql.newestPerFork.all(JSON.stringify(unique), limit - 1) as [number, string][]
+      const rows = this.sql.newestPerFork.all(JSON.stringify(unique), limit - 1) as [number, string, number][]
+      const seqs = new Map<string, number>()
       // Our own rows: verified when they arrived (decision 10), so parsed and branded, not re-checked.
-      for (const [i, json] of rows) (pages[i] as NostrEvent[]).push(branded(JSON.parse(json)))
-      for (const page of pages) {
-        page.sort(newestFirst)
-        if (page.length > limit) page.length = limit
+      for (const [i, json, seq] of rows) {
+        const e = branded(JSON.parse(json))
+        seqs.set(`${i} ${e.id}`, seq) // an event in two forks has a sequence in each
+        ;(pages[i] as NostrEvent[]).push(e)
       }
+      pages.forEach((page, i) => {
+        const seq = (e: NostrEvent) => seqs.get(`${i} ${e.id}`)!
+        page.sort((a, b) => b.created_at - a.created_at || seq(b) - seq(a) || newestFirst(a, b))
+        if (page.length > limit) page.length = limit
+      })
     }
     return new Map(unique.map((fork, i) => [fork, pages[i] as NostrEvent[]]))
   }
@@ -379,6 +396,7 @@ export class SqliteEventStore implements EventStore {
  * the events table; every other condition is a filter on the event row.
  */
 function buildQuery(q: StoreQuery): { sql: string; params: unknown[] } {
+  const joinParams: unknown[] = []
   const params: unknown[] = []
   const where: string[] = []
   const tagEntries = Object.entries(q.tags ?? {})
@@ -400,8 +418,8 @@ function buildQuery(q: StoreQuery): { sql: string; params: unknown[] } {
     time = 'e.created_at'
   }
   if (q.fork && (driverTag || q.ids)) {
-    where.push('EXISTS (SELECT 1 FROM forks f WHERE f.event = e.rowid AND f.fork = ?)')
-    params.push(q.fork)
+    from += ' JOIN forks f ON f.event = e.rowid AND f.fork = ?'
+    joinParams.push(q.fork)
   }
   if (q.ids) {
     where.push('e.id IN (SELECT value FROM json_each(?))')
@@ -432,10 +450,12 @@ function buildQuery(q: StoreQuery): { sql: string; params: unknown[] } {
   }
   let sql = `SELECT e.json AS json FROM ${from}`
   if (where.length) sql += ` WHERE ${where.join(' AND ')}`
-  sql += ` ORDER BY ${time} DESC, e.id ASC`
+  // A fork's ties follow its arrival order, latest first (decision 12), then the id.
+  const seq = !q.fork ? '' : driverTag || q.ids ? 'f.seq DESC, ' : 'x.seq DESC, '
+  sql += ` ORDER BY ${time} DESC, ${seq}e.id ASC`
   if (q.limit !== undefined) {
     sql += ' LIMIT ?'
     params.push(q.limit)
   }
-  return { sql, params }
+  return { sql, params: [...joinParams, ...params] }
 }
