@@ -22,6 +22,8 @@ export interface ConnectionWatchDeps {
   relays: () => string[]
   /** Whether the pool holds an open socket to a relay. */
   connected: (relay: string) => boolean
+  /** Asks the pool to connect now (the browser says the network is back: skip the backoff). */
+  reconnect?: (relay: string) => void
   /** `navigator.onLine`, or true where there is no navigator. */
   browserOnline?: () => boolean
   /** Called when the state changes. */
@@ -61,7 +63,11 @@ export class ConnectionWatch {
   private timer: ReturnType<typeof setInterval> | undefined
   private backTimer: ReturnType<typeof setTimeout> | undefined
   private readonly now: () => number
-  private readonly onOnline = () => this.check()
+  private readonly onOnline = () => {
+    if (this.deps.browserOnline?.() ?? defaultBrowserOnline())
+      for (const r of this.deps.relays()) if (!this.deps.connected(r)) this.deps.reconnect?.(r)
+    this.check()
+  }
 
   constructor(private readonly deps: ConnectionWatchDeps) {
     this.now = deps.now ?? Date.now

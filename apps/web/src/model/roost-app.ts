@@ -110,6 +110,11 @@ class RoostApp implements AppApi {
     this.connection = new ConnectionWatch({
       relays: () => [...new Set(this.roost.groups.groups().map((g) => g.key.relay))],
       connected: (relay) => this.pool.connected(relay),
+      // A one-shot query opens the socket at once instead of waiting out the reconnect backoff.
+      reconnect: (relay) =>
+        void this.pool
+          .fetch([relay], [{ kinds: [KINDS.metadata], limit: 1 }], { timeout: 5000 })
+          .catch(() => []),
       onChange: () => this.changed(),
     })
     this.connection.start()
