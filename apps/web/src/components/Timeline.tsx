@@ -21,8 +21,17 @@ type Row =
 
 const COMPACT_WINDOW = 5 * 60
 
-/** Rows for the list: day separators, the "new messages" line at `lineAt`, and messages. */
-export function buildRows(messages: readonly MessageItem[], lineAt: number | undefined, me: string): Row[] {
+/**
+ * Rows for the list: day separators, the "new messages" line before the first message of
+ * someone else after `lineAt` that is not in `seen` (the messages the reader already watched
+ * arrive), and messages.
+ */
+export function buildRows(
+  messages: readonly MessageItem[],
+  lineAt: number | undefined,
+  me: string,
+  seen?: ReadonlySet<string>,
+): Row[] {
   const rows: Row[] = []
   let prev: MessageItem | undefined
   let lineDone = lineAt === undefined
@@ -32,7 +41,7 @@ export function buildRows(messages: readonly MessageItem[], lineAt: number | und
       rows.push({ type: 'day', key: `day-${m.createdAt}-${m.id}`, at: m.createdAt })
       separated = true
     }
-    if (!lineDone && lineAt !== undefined && m.createdAt > lineAt && m.pubkey !== me) {
+    if (!lineDone && lineAt !== undefined && m.createdAt > lineAt && m.pubkey !== me && !seen?.has(m.id)) {
       rows.push({ type: 'new', key: 'new-line' })
       lineDone = true
       separated = true
@@ -78,17 +87,32 @@ export function Timeline(props: {
   const scrollRef = useRef<HTMLDivElement>(null)
   // Whether the reader is at the end of the list (updated on scroll).
   const atEnd = useRef(true)
-  const line = useRef<{ at: number | undefined; shown: boolean | undefined }>({
-    at: props.lineAt,
+  const line = useRef<{
+    seen: ReadonlySet<string> | undefined
+    seenNewest: number
+    shown: boolean | undefined
+  }>({
+    seen: undefined,
+    seenNewest: 0,
     shown: undefined,
   })
-  const newest = props.messages[props.messages.length - 1]?.createdAt ?? 0
-  // Messages that arrive while the reader watches the end are read as they come: no line for them.
-  if (line.current.shown === false && props.visible && atEnd.current && newest > (line.current.at ?? 0)) {
-    line.current.at = newest
+  // Messages that arrive while the reader watches the end are read as they come: no line for
+  // them. (Ids, not times: messages of the same second may sort either way.)
+  if (line.current.shown === false && props.visible && atEnd.current) {
+    const seen = line.current.seen
+    if (!seen || props.messages.some((m) => !seen.has(m.id))) {
+      line.current.seen = new Set(props.messages.map((m) => m.id))
+      line.current.seenNewest = props.messages[props.messages.length - 1]?.createdAt ?? 0
+    }
   }
-  const lineAt = line.current.at
-  const rows = useMemo(() => buildRows(props.messages, lineAt, props.me), [props.messages, lineAt, props.me])
+  // Older pages loaded later are not in `seen` but are no news either: only times from the
+  // newest watched second on can be new.
+  const lineAt = line.current.seen ? Math.max(props.lineAt ?? 0, line.current.seenNewest - 1) : props.lineAt
+  const seen = line.current.seen
+  const rows = useMemo(
+    () => buildRows(props.messages, lineAt, props.me, seen),
+    [props.messages, lineAt, props.me, seen],
+  )
   line.current.shown = rows.some((r) => r.type === 'new')
   const virtualizer = useVirtualizer({
     count: rows.length,
