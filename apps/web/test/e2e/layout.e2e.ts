@@ -77,20 +77,41 @@ describe.each(SIZES)('every view fits a $width×$height screen', (size) => {
       await ada.page.keyboard.press('Escape')
       await ada.page.getByRole('complementary', { name: 'Groups' }).waitFor({ state: 'hidden' })
       await expect.poll(() => menu.evaluate((el) => el === document.activeElement)).toBe(true)
+
+      // A swipe from the left edge opens it too; a swipe back to the left closes it.
+      const swipe = (from: number, to: number) =>
+        ada.page.evaluate(
+          ([x0, x1]) => {
+            const target = document.elementFromPoint(x0!, 400) ?? document.body
+            const touch = (x: number) => new Touch({ identifier: 1, target, clientX: x, clientY: 400 })
+            const fire = (type: string, x: number, list: boolean) =>
+              target.dispatchEvent(
+                new TouchEvent(type, {
+                  bubbles: true,
+                  touches: list ? [touch(x)] : [],
+                  changedTouches: [touch(x)],
+                }),
+              )
+            fire('touchstart', x0!, true)
+            fire('touchmove', x1!, true)
+            fire('touchend', x1!, false)
+          },
+          [from, to],
+        )
+      await swipe(4, 200)
+      await ada.page.getByRole('complementary', { name: 'Groups' }).waitFor()
+      await swipe(250, 40)
+      await ada.page.getByRole('complementary', { name: 'Groups' }).waitFor({ state: 'hidden' })
     }
   })
 
   test('group', async () => {
     await ada.page.getByRole('button', { name: 'Join General' }).click()
     await messageIn(ada, 'Welcome to Roost! This is the general channel.').waitFor()
-    await send(
-      ada,
-      'A message wide enough to wrap on a phone: https://example.com/a/very/long/link/that/goes/on',
-    )
-    await messageIn(
-      ada,
-      'A message wide enough to wrap on a phone: https://example.com/a/very/long/link/that/goes/on',
-    ).waitFor()
+    // One relay for both sizes: each writes its own line.
+    const text = `A message wide enough to wrap at ${size.width} px: https://example.com/a/very/long/link/that/goes/on`
+    await send(ada, text)
+    await messageIn(ada, text).waitFor()
     await check('group')
   })
 

@@ -26,20 +26,18 @@ describe('nextGroup (Alt+↑/↓, Alt+Shift+↑/↓)', () => {
   })
 
   test('property: the answer is always a listed group, and with Shift an unread member group other than the current', () => {
-    const arb = fc
-      .uniqueArray(fc.string({ minLength: 1, maxLength: 3 }), { maxLength: 8 })
-      .chain((keys) =>
-        fc.tuple(
-          fc.constant(keys),
-          fc.array(fc.nat(3), { minLength: keys.length, maxLength: keys.length }),
-          fc.array(fc.constantFrom('member', 'pending', 'unknown'), {
-            minLength: keys.length,
-            maxLength: keys.length,
-          }),
-          fc.option(fc.constantFrom(...keys, 'gone'), { nil: undefined }),
-          fc.constantFrom(-1 as const, 1 as const),
-        ),
-      )
+    const arb = fc.uniqueArray(fc.string({ minLength: 1, maxLength: 3 }), { maxLength: 8 }).chain((keys) =>
+      fc.tuple(
+        fc.constant(keys),
+        fc.array(fc.nat(3), { minLength: keys.length, maxLength: keys.length }),
+        fc.array(fc.constantFrom('member', 'pending', 'unknown'), {
+          minLength: keys.length,
+          maxLength: keys.length,
+        }),
+        fc.option(fc.constantFrom(...keys, 'gone'), { nil: undefined }),
+        fc.constantFrom(-1 as const, 1 as const),
+      ),
+    )
     fc.assert(
       fc.property(arb, ([keys, unread, status, current, dir]) => {
         const list = keys.map((k, i) => g(k, unread[i], status[i]))
