@@ -1,5 +1,41 @@
+import { readdirSync } from 'node:fs'
+import { join, relative } from 'node:path'
 import react from '@vitejs/plugin-react'
-import { defineConfig } from 'vite'
+import { defineConfig, type Plugin } from 'vite'
+import { PRECACHE_PLACEHOLDER, precacheList } from './src/pwa/cache-rules.ts'
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile())
+    .map((e) => relative(dir, join(e.parentPath, e.name)).split('\\').join('/'))
+}
+
+/**
+ * Builds `src/pwa/service-worker.ts` as `/sw.js` and writes into it the list of the build's files
+ * (hashed bundles, index.html, the public folder), which it precaches as the app shell.
+ */
+function serviceWorker(): Plugin {
+  return {
+    name: 'roost-service-worker',
+    apply: 'build',
+    buildStart() {
+      this.emitFile({
+        type: 'chunk',
+        id: join(import.meta.dirname, 'src/pwa/service-worker.ts'),
+        fileName: 'sw.js',
+      })
+    },
+    generateBundle(_options, bundle) {
+      const sw = bundle['sw.js']
+      if (sw?.type !== 'chunk') throw new Error('the service worker was not built')
+      if (sw.imports.length > 0) throw new Error('the service worker must be one self-contained file')
+      const list = precacheList([...Object.keys(bundle), ...filesUnder(join(import.meta.dirname, 'public'))])
+      const literal = new RegExp(`(["'\`])${PRECACHE_PLACEHOLDER}\\1`)
+      if (!literal.test(sw.code)) throw new Error('the service worker has no precache placeholder')
+      sw.code = sw.code.replace(literal, JSON.stringify(JSON.stringify(list)))
+    },
+  }
+}
 
 /**
  * The chat client. `vite build` writes `dist/`, which the relay serves beside its WebSocket
@@ -7,7 +43,7 @@ import { defineConfig } from 'vite'
  */
 export default defineConfig({
   root: import.meta.dirname,
-  plugins: [react()],
+  plugins: [react(), serviceWorker()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

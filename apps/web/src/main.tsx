@@ -45,6 +45,14 @@ function Root() {
   )
 }
 
+// The service worker caches the app shell so the installed app opens offline (production builds
+// only: in `vite dev` it would cache files that change on every edit).
+if (import.meta.env.PROD && 'serviceWorker' in navigator) {
+  window.addEventListener('load', () => {
+    navigator.serviceWorker.register('/sw.js').catch(() => undefined)
+  })
+}
+
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <ErrorBoundary>

@@ -53,6 +53,7 @@ export function Composer(props: {
     setBusy(false)
     if (answer.ok) {
       setDraft('')
+      if (ref.current) ref.current.style.height = ''
       ref.current?.focus()
     } else setError(answer.message || 'The relay refused the message.')
   }
@@ -62,7 +63,10 @@ export function Composer(props: {
       e.preventDefault()
       void send()
     }
-    if (e.key === 'Escape' && props.replyTo) props.onCancelReply?.()
+    if (e.key === 'Escape' && props.replyTo) {
+      e.preventDefault()
+      props.onCancelReply?.()
+    }
   }
 
   return (

@@ -94,6 +94,7 @@ function GroupMenu(props: {
   }, [open])
   function onMenuKey(e: KeyboardEvent<HTMLDivElement>) {
     if (e.key === 'Escape' || e.key === 'Tab') {
+      if (e.key === 'Escape') e.preventDefault()
       setOpen(false)
       if (e.key === 'Escape') buttonRef.current?.focus()
       return
@@ -153,6 +154,10 @@ export function GroupView(props: {
   side: SidePanel
   onSide: (side: SidePanel) => void
   onLeave: () => Promise<Answer>
+  /** Opens the group list (the drawer on phones). */
+  onMenu?: () => void
+  /** The drawer or a full-screen sheet covers the view: it leaves the tab order. */
+  covered?: boolean
 }) {
   const { handle } = props
   const detail = useGroup(handle)
@@ -193,10 +198,22 @@ export function GroupView(props: {
     detail.flags.restricted ? 'restricted' : null,
     detail.flags.hidden ? 'hidden' : null,
   ].filter((f): f is string => f !== null)
+  // A private group keeps its member lists from non-members: show no count rather than 0.
+  const peopleKnown = detail.members.length > 0 || detail.membersKnown
 
   return (
-    <main className="main" id="main" tabIndex={-1} aria-labelledby="group-title">
+    <main className="main" id="main" tabIndex={-1} aria-labelledby="group-title" inert={props.covered}>
       <header className="group-head">
+        {props.onMenu ? (
+          <button
+            type="button"
+            className="icon-btn menu-btn"
+            aria-label="Open group list"
+            onClick={props.onMenu}
+          >
+            <Icon name="menu" />
+          </button>
+        ) : null}
         <Avatar name={detail.name} seed={detail.key} picture={detail.picture} size={40} square />
         <div className="titles">
           <h2 id="group-title">
@@ -222,10 +239,10 @@ export function GroupView(props: {
           type="button"
           className="btn ghost"
           aria-pressed={props.side?.type === 'members'}
-          aria-label={`People, ${detail.members.length}`}
+          aria-label={peopleKnown ? `People, ${detail.members.length}` : 'People'}
           onClick={() => onSide(props.side?.type === 'members' ? undefined : { type: 'members' })}
         >
-          <Icon name="people" /> {detail.members.length}
+          <Icon name="people" /> {peopleKnown ? detail.members.length : null}
         </button>
         <GroupMenu
           detail={detail}

@@ -19,6 +19,9 @@ const PATHS = {
   arrowUp: 'M12 19V5M5 12l7-7 7 7',
   link: 'M10 13a5 5 0 0 0 7 0l3-3a5 5 0 0 0-7-7l-1 1M14 11a5 5 0 0 0-7 0l-3 3a5 5 0 0 0 7 7l1-1',
   hash: 'M4 9h16M4 15h16M10 3 8 21M16 3l-2 18',
+  menu: 'M4 6h16M4 12h16M4 18h16',
+  back: 'M19 12H5M12 19l-7-7 7-7',
+  keyboard: 'M3 6h18v12H3zM7 10h.01M11 10h.01M15 10h.01M7 14h10',
 } as const
 
 export type IconName = keyof typeof PATHS

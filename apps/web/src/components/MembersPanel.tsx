@@ -39,6 +39,8 @@ export function MembersPanel(props: {
   detail: GroupDetail
   me: string
   onClose: () => void
+  /** The back button's name on phones, where the panel is a full-screen sheet. */
+  backLabel?: string
 }) {
   const d = props.detail
   const [answer, setAnswer] = useState<Answer>()
@@ -52,8 +54,21 @@ export function MembersPanel(props: {
   return (
     <aside className="side" aria-labelledby="members-title">
       <div className="side-head">
+        <button
+          type="button"
+          className="icon-btn back-btn"
+          aria-label={props.backLabel ?? 'Back'}
+          onClick={props.onClose}
+        >
+          <Icon name="back" />
+        </button>
         <h2 id="members-title">People</h2>
-        <button type="button" className="icon-btn" aria-label="Close people" onClick={props.onClose}>
+        <button
+          type="button"
+          className="icon-btn close-btn"
+          aria-label="Close people"
+          onClick={props.onClose}
+        >
           <Icon name="close" />
         </button>
       </div>

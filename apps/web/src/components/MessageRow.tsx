@@ -15,13 +15,19 @@ export interface MessageActions {
   onQuoteClick?: (id: string) => void
 }
 
-function Quote(props: { quoted?: MessageItem; id: string; onClick?: (id: string) => void }) {
+function Quote(props: {
+  quoted?: MessageItem
+  id: string
+  onClick?: (id: string) => void
+  tabIndex?: number
+}) {
   const name = useDisplayName(props.quoted?.pubkey ?? '')
   const text = props.quoted ? props.quoted.content : 'a message not loaded yet'
   return (
     <button
       type="button"
       className="quote"
+      tabIndex={props.tabIndex}
       onClick={() => props.onClick?.(props.id)}
       aria-label={`In reply to ${props.quoted ? name : 'a message'}: ${text.slice(0, 80)}`}
     >
@@ -37,9 +43,15 @@ export const MessageRow = memo(function MessageRow(props: {
   compact?: boolean
   actions: MessageActions
   inThread?: boolean
+  /**
+   * In the timeline the row is one stop of a roving tabindex: 0 for the active row, -1 for the
+   * others, and its buttons are reached with Enter and the arrow keys instead of Tab.
+   */
+  tabIndex?: number
 }) {
   const m = props.message
   const a = props.actions
+  const inner = props.tabIndex === undefined ? undefined : -1
   const compact = props.compact && !m.replyTo && m.kind !== 11
   return (
     <article
@@ -47,6 +59,7 @@ export const MessageRow = memo(function MessageRow(props: {
       data-id={m.id}
       data-kind={m.kind}
       aria-label={m.kind === 11 ? `Thread: ${m.title ?? ''}` : undefined}
+      tabIndex={props.tabIndex}
       style={compact ? { paddingTop: 0 } : { paddingTop: 8 }}
     >
       <div>{compact ? null : <PersonAvatar pubkey={m.pubkey} />}</div>
@@ -62,10 +75,12 @@ export const MessageRow = memo(function MessageRow(props: {
             {m.pending ? <span className="kind-tag">sending…</span> : null}
           </div>
         )}
-        {m.replyTo ? <Quote quoted={props.quoted} id={m.replyTo} onClick={a.onQuoteClick} /> : null}
+        {m.replyTo ? (
+          <Quote quoted={props.quoted} id={m.replyTo} onClick={a.onQuoteClick} tabIndex={inner} />
+        ) : null}
         {m.kind === 11 && m.title ? <div className="thread-title">{m.title}</div> : null}
         <div className="body">
-          <RichText text={m.content} />
+          <RichText text={m.content} linkTabIndex={inner} />
         </div>
         {m.reactions.length > 0 ? (
           <div className="reactions">
@@ -74,6 +89,7 @@ export const MessageRow = memo(function MessageRow(props: {
                 key={r.emoji}
                 type="button"
                 className="reaction"
+                tabIndex={inner}
                 aria-pressed={r.mine}
                 aria-label={`${r.emoji} ${r.count}${r.mine ? ', including you' : ''}`}
                 onClick={() => (r.mine ? undefined : a.onReact?.(m, r.emoji))}
@@ -85,7 +101,7 @@ export const MessageRow = memo(function MessageRow(props: {
         ) : null}
         {m.kind === 11 && !props.inThread ? (
           <div className="thread-link">
-            <button type="button" className="btn small" onClick={() => a.onOpenThread?.(m)}>
+            <button type="button" className="btn small" tabIndex={inner} onClick={() => a.onOpenThread?.(m)}>
               {m.replies ? `${m.replies} ${m.replies === 1 ? 'reply' : 'replies'}` : 'Reply in thread'}
             </button>
           </div>
@@ -98,6 +114,7 @@ export const MessageRow = memo(function MessageRow(props: {
               key={emoji}
               type="button"
               className="icon-btn"
+              tabIndex={inner}
               aria-label={`React ${emoji}`}
               onClick={() => a.onReact?.(m, emoji)}
             >
@@ -105,7 +122,13 @@ export const MessageRow = memo(function MessageRow(props: {
             </button>
           ))}
           {a.onReply ? (
-            <button type="button" className="icon-btn" aria-label="Reply" onClick={() => a.onReply?.(m)}>
+            <button
+              type="button"
+              className="icon-btn"
+              tabIndex={inner}
+              aria-label="Reply"
+              onClick={() => a.onReply?.(m)}
+            >
               <Icon name="reply" />
             </button>
           ) : null}
@@ -113,6 +136,7 @@ export const MessageRow = memo(function MessageRow(props: {
             <button
               type="button"
               className="icon-btn"
+              tabIndex={inner}
               aria-label="Open thread"
               onClick={() => a.onOpenThread?.(m)}
             >
@@ -123,6 +147,7 @@ export const MessageRow = memo(function MessageRow(props: {
             <button
               type="button"
               className="icon-btn"
+              tabIndex={inner}
               aria-label="Delete message"
               onClick={() => a.onDelete?.(m)}
             >

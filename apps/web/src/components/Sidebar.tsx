@@ -1,3 +1,4 @@
+import type { Ref } from 'react'
 import { useAppSnapshot } from '../hooks'
 import type { Access, GroupSummary } from '../model/types'
 import { Avatar } from './Avatar'
@@ -57,21 +58,37 @@ function GroupRow(props: { group: GroupSummary; current: boolean; onOpen: () => 
   )
 }
 
+/** The group list and the account: a column on wide screens, a drawer on phones. */
 export function Sidebar(props: {
+  ref?: Ref<HTMLElement>
   currentKey?: string
+  /** On phones: whether the drawer is open, and how to close it. */
+  drawer?: { open: boolean; onClose: () => void }
   onOpen: (key: string) => void
   onJoin: () => void
   onBrowse: () => void
   onCreate: () => void
   onSettings: () => void
+  onShortcuts: () => void
 }) {
   const snap = useAppSnapshot()
+  const drawer = props.drawer
   return (
-    <aside className="sidebar" aria-label="Groups">
+    <aside
+      ref={props.ref}
+      className={drawer ? `sidebar drawer${drawer.open ? ' open' : ''}` : 'sidebar'}
+      aria-label="Groups"
+      inert={drawer ? !drawer.open : undefined}
+    >
       <div className="sidebar-head">
         <h1>
           <img src="/favicon.svg" alt="" /> Roost
         </h1>
+        {drawer ? (
+          <button type="button" className="icon-btn" aria-label="Close group list" onClick={drawer.onClose}>
+            <Icon name="close" />
+          </button>
+        ) : null}
       </div>
       <nav aria-labelledby="groups-title">
         <h2 className="section-title" id="groups-title">
@@ -108,6 +125,15 @@ export function Sidebar(props: {
       <div className="me">
         <PersonAvatar pubkey={snap.session.pubkey} size={28} />
         <PersonName pubkey={snap.session.pubkey} className="who" />
+        <button
+          type="button"
+          className="icon-btn"
+          aria-label="Keyboard shortcuts"
+          title="Keyboard shortcuts (?)"
+          onClick={props.onShortcuts}
+        >
+          <Icon name="keyboard" />
+        </button>
         <button
           type="button"
           className="icon-btn"

@@ -26,6 +26,8 @@ export function ThreadPanel(props: {
   actions: MessageActions
   visible: boolean
   onClose: () => void
+  /** The back button's name on phones, where the panel is a full-screen sheet. */
+  backLabel?: string
 }) {
   const thread = props.handle.thread(props.rootId)
   const newest = thread ? Math.max(thread.root.createdAt, ...thread.replies.map((r) => r.createdAt)) : 0
@@ -103,8 +105,21 @@ export function ThreadPanel(props: {
   return (
     <aside className="side" aria-labelledby="thread-title">
       <div className="side-head">
+        <button
+          type="button"
+          className="icon-btn back-btn"
+          aria-label={props.backLabel ?? 'Back'}
+          onClick={props.onClose}
+        >
+          <Icon name="back" />
+        </button>
         <h2 id="thread-title">Thread{thread?.root.title ? `: ${thread.root.title}` : ''}</h2>
-        <button type="button" className="icon-btn" aria-label="Close thread" onClick={props.onClose}>
+        <button
+          type="button"
+          className="icon-btn close-btn"
+          aria-label="Close thread"
+          onClick={props.onClose}
+        >
           <Icon name="close" />
         </button>
       </div>

@@ -1,5 +1,14 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef } from 'react'
+import {
+  type FocusEvent,
+  type KeyboardEvent,
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react'
 import { formatDay, sameDay } from '../lib/format'
 import type { MessageItem } from '../model/types'
 import { Icon } from './Icon'
@@ -12,8 +21,17 @@ type Row =
 
 const COMPACT_WINDOW = 5 * 60
 
-/** Rows for the list: day separators, the "new messages" line at `lineAt`, and messages. */
-export function buildRows(messages: readonly MessageItem[], lineAt: number | undefined, me: string): Row[] {
+/**
+ * Rows for the list: day separators, the "new messages" line before the first message of
+ * someone else after `lineAt` that is not in `seen` (the messages the reader already watched
+ * arrive), and messages.
+ */
+export function buildRows(
+  messages: readonly MessageItem[],
+  lineAt: number | undefined,
+  me: string,
+  seen?: ReadonlySet<string>,
+): Row[] {
   const rows: Row[] = []
   let prev: MessageItem | undefined
   let lineDone = lineAt === undefined
@@ -23,7 +41,7 @@ export function buildRows(messages: readonly MessageItem[], lineAt: number | und
       rows.push({ type: 'day', key: `day-${m.createdAt}-${m.id}`, at: m.createdAt })
       separated = true
     }
-    if (!lineDone && lineAt !== undefined && m.createdAt > lineAt && m.pubkey !== me) {
+    if (!lineDone && lineAt !== undefined && m.createdAt > lineAt && m.pubkey !== me && !seen?.has(m.id)) {
       rows.push({ type: 'new', key: 'new-line' })
       lineDone = true
       separated = true
@@ -51,7 +69,11 @@ export function Timeline(props: {
   me: string
   messages: readonly MessageItem[]
   byId: (id: string) => MessageItem | undefined
-  /** The read frontier when the group was opened: the "new messages" line goes after it. */
+  /**
+   * The read frontier when the group was opened: the "new messages" line goes after it. While
+   * no line shows and the reader is looking at the end of the list, it follows what arrives, so
+   * the line only ever marks messages that came while the tab was hidden or scrolled away.
+   */
   lineAt?: number
   hasOlder: boolean
   loadingOlder: boolean
@@ -63,10 +85,35 @@ export function Timeline(props: {
   emptyText: string
 }) {
   const scrollRef = useRef<HTMLDivElement>(null)
+  // Whether the reader is at the end of the list (updated on scroll).
+  const atEnd = useRef(true)
+  const line = useRef<{
+    seen: ReadonlySet<string> | undefined
+    seenNewest: number
+    shown: boolean | undefined
+  }>({
+    seen: undefined,
+    seenNewest: 0,
+    shown: undefined,
+  })
+  // Messages that arrive while the reader watches the end are read as they come: no line for
+  // them. (Ids, not times: messages of the same second may sort either way.)
+  if (line.current.shown === false && props.visible && atEnd.current) {
+    const seen = line.current.seen
+    if (!seen || props.messages.some((m) => !seen.has(m.id))) {
+      line.current.seen = new Set(props.messages.map((m) => m.id))
+      line.current.seenNewest = props.messages[props.messages.length - 1]?.createdAt ?? 0
+    }
+  }
+  // Older pages loaded later are not in `seen` but are no news either: only times from the
+  // newest watched second on can be new.
+  const lineAt = line.current.seen ? Math.max(props.lineAt ?? 0, line.current.seenNewest - 1) : props.lineAt
+  const seen = line.current.seen
   const rows = useMemo(
-    () => buildRows(props.messages, props.lineAt, props.me),
-    [props.messages, props.lineAt, props.me],
+    () => buildRows(props.messages, lineAt, props.me, seen),
+    [props.messages, lineAt, props.me, seen],
   )
+  line.current.shown = rows.some((r) => r.type === 'new')
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollRef.current,
@@ -93,7 +140,6 @@ export function Timeline(props: {
 
   // Stick to the end while the reader is there (new messages, late measurements, older pages
   // arriving while the list is still shorter than the screen).
-  const atEnd = useRef(true)
   const lastKey = rows[rows.length - 1]?.key
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the last row changes, not only the count
   useLayoutEffect(() => {
@@ -145,6 +191,82 @@ export function Timeline(props: {
     [props.actions, scrollToQuoted],
   )
 
+  // Roving tabindex: the list is one Tab stop, the active message; arrows move it.
+  const [activeId, setActiveId] = useState<string>()
+  const msgIndexes = useMemo(() => rows.flatMap((r, i) => (r.type === 'msg' ? [i] : [])), [rows])
+  const activeIndex = (() => {
+    const at = activeId ? rows.findIndex((r) => r.type === 'msg' && r.message.id === activeId) : -1
+    return at >= 0 ? at : (msgIndexes[msgIndexes.length - 1] ?? -1)
+  })()
+  const activeMounted = items.some((i) => i.index === activeIndex)
+  const focusRow = useCallback(
+    (index: number) => {
+      const row = rows[index]
+      if (row?.type !== 'msg') return
+      setActiveId(row.message.id)
+      virtualizer.scrollToIndex(index, { align: 'auto' })
+      // The row may mount only after the scroll: try for a few frames.
+      let tries = 0
+      const attempt = () => {
+        const el = scrollRef.current?.querySelector<HTMLElement>(`article[data-id="${row.message.id}"]`)
+        if (el) el.focus({ preventScroll: tries !== 0 })
+        else if (tries++ < 10) requestAnimationFrame(attempt)
+      }
+      attempt()
+    },
+    [rows, virtualizer],
+  )
+  function onListKey(e: KeyboardEvent<HTMLDivElement>) {
+    const target = e.target as HTMLElement
+    const article = target.closest<HTMLElement>('article.msg')
+    if (!article) return
+    if (target !== article) {
+      // Inside a message's actions: ← → between them, Escape back to the message.
+      const buttons = [...article.querySelectorAll<HTMLElement>('button, a[href]')]
+      const at = buttons.indexOf(target)
+      if (e.key === 'Escape') {
+        e.preventDefault()
+        article.focus()
+      } else if ((e.key === 'ArrowRight' || e.key === 'ArrowLeft') && at >= 0) {
+        e.preventDefault()
+        buttons[(at + (e.key === 'ArrowRight' ? 1 : buttons.length - 1)) % buttons.length]?.focus()
+      }
+      return
+    }
+    const at = msgIndexes.indexOf(
+      rows.findIndex((r) => r.type === 'msg' && r.message.id === article.dataset.id),
+    )
+    let to: number | undefined
+    if (e.key === 'ArrowUp') to = at - 1
+    else if (e.key === 'ArrowDown') to = at + 1
+    else if (e.key === 'PageUp') to = at - 10
+    else if (e.key === 'PageDown') to = at + 10
+    else if (e.key === 'Home') to = 0
+    else if (e.key === 'End') to = msgIndexes.length - 1
+    else if (e.key === 'Enter' || e.key === ' ') {
+      e.preventDefault()
+      article.querySelector<HTMLElement>('.msg-actions button, button, a[href]')?.focus()
+      return
+    }
+    if (to === undefined || e.altKey || e.ctrlKey || e.metaKey) return
+    e.preventDefault()
+    if (at < 0) return
+    const index = msgIndexes[Math.max(0, Math.min(msgIndexes.length - 1, to))]
+    if (index !== undefined) focusRow(index)
+    if (to < 0 && hasOlder && !loadingOlder) onLoadOlder()
+  }
+  function onListFocus(e: FocusEvent<HTMLDivElement>) {
+    const article = (e.target as HTMLElement).closest<HTMLElement>('article.msg')
+    if (article?.dataset.id && article.dataset.id !== activeId) setActiveId(article.dataset.id)
+    // Tab landed on the list itself (the active message is scrolled out of the DOM): pick the
+    // newest message on screen.
+    if (e.target === scrollRef.current && msgIndexes.length > 0) {
+      const onScreen = items.filter((i) => rows[i.index]?.type === 'msg')
+      const pick = onScreen[onScreen.length - 1]?.index ?? msgIndexes[msgIndexes.length - 1]!
+      focusRow(pick)
+    }
+  }
+
   return (
     <div className="timeline-wrap">
       {props.loadingOlder ? (
@@ -167,8 +289,11 @@ export function Timeline(props: {
         onScroll={onScroll}
         role="log"
         aria-label="Messages"
-        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scroll region must be focusable to scroll by keyboard
-        tabIndex={0}
+        // The list is a Tab stop through its active message; only when that message is out of
+        // the DOM (virtualized away) does the list itself take the stop, and hands it on.
+        tabIndex={activeMounted ? -1 : 0}
+        onKeyDown={onListKey}
+        onFocus={onListFocus}
         data-rows={rows.length}
         data-last={last}
       >
@@ -194,6 +319,7 @@ export function Timeline(props: {
                   <MessageRow
                     message={row.message}
                     compact={row.compact}
+                    tabIndex={item.index === activeIndex ? 0 : -1}
                     quoted={row.message.replyTo ? props.byId(row.message.replyTo) : undefined}
                     actions={actions}
                   />

@@ -1,3 +1,4 @@
+import type { ConnectionState } from './connection'
 import type {
   Answer,
   BrowseEntry,
@@ -19,6 +20,8 @@ export interface AppSnapshot {
   settings: Settings
   /** NIP-42 state per relay ('none' | 'challenged' | 'authenticating' | 'authenticated' | 'failed'). */
   auth: Record<string, string>
+  /** Browser online flag and sockets to the groups' relays: drives the offline banner. */
+  connection: ConnectionState
 }
 
 export interface JoinAnswer extends Answer {

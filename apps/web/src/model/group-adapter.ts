@@ -4,8 +4,10 @@
  * relay's answer instead of throwing.
  */
 import type { Group, GroupSnapshot, Message } from '@roost/client'
+import type { GroupMetadata } from '@roost/nip29'
 import { threadContext } from '@roost/read-state'
 import type { GroupHandle, InviteAnswer } from './api'
+import { OFFLINE_MESSAGE } from './connection'
 import type { ReadMarks } from './read-state'
 import type { Answer, GroupDetail, GroupSummary, Member, MessageItem, ThreadDetail } from './types'
 
@@ -53,6 +55,10 @@ export class GroupAdapter implements GroupHandle {
     private readonly join: (code?: string) => Promise<Answer>,
     /** The name in the user's 10009 entry, shown until the relay's 39000 is known. */
     private readonly listName: () => string | undefined = () => undefined,
+    /** True while the browser is offline or the relay unreachable: actions fail at once. */
+    private readonly offline: () => boolean = () => false,
+    /** The 39000 the relay serves to everyone, for when the group's own state has none. */
+    private readonly publicMeta: () => GroupMetadata | undefined = () => undefined,
   ) {
     this.unsubscribe.push(
       group.subscribe((e) => {
@@ -65,7 +71,7 @@ export class GroupAdapter implements GroupHandle {
     return this.group.key.toString()
   }
 
-  /** Read marks moved (this device or another): recompute unread and thread dots. */
+  /** Read marks or public metadata moved: recompute the snapshot. */
   marksChanged(): void {
     this.marksVersion++
     this.emit()
@@ -134,7 +140,7 @@ export class GroupAdapter implements GroupHandle {
       this.last.threadMarks === this.marksVersion
     )
       return this.last.detail
-    const meta = snap.metadata
+    const meta = snap.metadata ?? this.publicMeta()
     const adminEntries = snap.admins?.entries ?? []
     const admins = new Set(adminEntries.map((a) => a.pubkey))
     const members: Member[] = [
@@ -231,26 +237,32 @@ export class GroupAdapter implements GroupHandle {
     )
   }
 
+  /** Runs an action that publishes, or fails at once while offline (no queue, decision 6). */
+  private act(run: () => Promise<unknown>, okMessage = ''): Promise<Answer> {
+    if (this.offline()) return Promise.resolve({ ok: false, message: OFFLINE_MESSAGE })
+    return answer(run, okMessage)
+  }
+
   send(text: string, replyTo?: string): Promise<Answer> {
     const target = replyTo ? (this.raw(replyTo) ?? replyTo) : undefined
-    return answer(() => this.group.sendMessage(text, target ? { replyTo: target } : {}))
+    return this.act(() => this.group.sendMessage(text, target ? { replyTo: target } : {}))
   }
 
   react(target: MessageItem, emoji: string): Promise<Answer> {
     const raw = this.raw(target.id)
     if (!raw) return Promise.resolve({ ok: false, message: 'That message is no longer loaded.' })
-    return answer(() => this.group.react(raw, emoji))
+    return this.act(() => this.group.react(raw, emoji))
   }
 
   startThread(title: string, content: string): Promise<Answer> {
-    return answer(() => this.group.postThread(title, content))
+    return this.act(() => this.group.postThread(title, content))
   }
 
   reply(rootId: string, parentId: string, text: string): Promise<Answer> {
     const t = this.group.thread(rootId)
     if (!t) return Promise.resolve({ ok: false, message: 'That thread is no longer loaded.' })
     const parent = t.comments.find((c) => c.id === parentId) ?? t.root
-    return answer(() => this.group.comment(t.root, parent, text))
+    return this.act(() => this.group.comment(t.root, parent, text))
   }
 
   async loadOlder(): Promise<void> {
@@ -295,10 +307,11 @@ export class GroupAdapter implements GroupHandle {
     private?: boolean
     closed?: boolean
   }) {
-    return answer(() => this.group.editMetadata(fields), 'Saved.')
+    return this.act(() => this.group.editMetadata(fields), 'Saved.')
   }
 
   async createInvite(): Promise<InviteAnswer> {
+    if (this.offline()) return { ok: false, message: OFFLINE_MESSAGE }
     try {
       const { code, link } = await this.group.createInvite()
       this.lastInvite = code
@@ -309,11 +322,11 @@ export class GroupAdapter implements GroupHandle {
   }
 
   removeMember(pubkey: string): Promise<Answer> {
-    return answer(() => this.group.removeUser(pubkey))
+    return this.act(() => this.group.removeUser(pubkey))
   }
 
   deleteMessage(id: string): Promise<Answer> {
-    return answer(() => this.group.deleteEvent(id), 'Message deleted.')
+    return this.act(() => this.group.deleteEvent(id), 'Message deleted.')
   }
 
   close(): void {

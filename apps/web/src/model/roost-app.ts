@@ -15,8 +15,10 @@ import {
 import { GroupKey, GroupMetadata, GroupReference, KINDS, normalizeRelayUrl } from '@roost/nip29'
 import type { NostrEvent } from 'nostr-tools'
 import type { AppApi, AppSnapshot, JoinAnswer } from './api'
+import { ConnectionWatch, OFFLINE_MESSAGE } from './connection'
 import { GroupAdapter, toAnswer } from './group-adapter'
 import { ProfileBook } from './profiles'
+import { PublicMetadata } from './public-metadata'
 import { ReadStateSwitch } from './read-state'
 import { type OpenSession, saveRelays } from './session'
 import type { Answer, BrowseEntry, Profile, Settings } from './types'
@@ -62,6 +64,8 @@ class RoostApp implements AppApi {
   private roost!: Roost
   private pool!: RelayPool
   private marks!: ReadStateSwitch
+  private connection!: ConnectionWatch
+  private publicMeta!: PublicMetadata
 
   constructor(
     private readonly session: OpenSession,
@@ -103,6 +107,25 @@ class RoostApp implements AppApi {
       () => this.profileRelays(),
       () => this.changed(),
     )
+    this.connection = new ConnectionWatch({
+      relays: () => [...new Set(this.roost.groups.groups().map((g) => g.key.relay))],
+      connected: (relay) => this.pool.connected(relay),
+      // A one-shot query opens the socket at once instead of waiting out the reconnect backoff.
+      reconnect: (relay) =>
+        void this.pool
+          .fetch([relay], [{ kinds: [KINDS.metadata], limit: 1 }], { timeout: 5000 })
+          .catch(() => []),
+      onChange: () => this.changed(),
+    })
+    this.connection.start()
+    this.publicMeta = new PublicMetadata(
+      this.roost.pool,
+      (relay) => this.roost.groups.relayKey(relay),
+      () => {
+        for (const a of this.adapters.values()) a.marksChanged()
+        this.changed()
+      },
+    )
     this.unsubs.push(this.roost.groups.subscribe(() => this.syncGroups()))
     this.unsubs.push(
       this.marks.subscribe(() => {
@@ -138,6 +161,8 @@ class RoostApp implements AppApi {
             .groupList()
             .entries.find((e) => e.id === group.key.id.value && safeNormalize(e.relay) === group.key.relay)
             ?.name,
+        () => this.connection.offline,
+        () => this.publicMeta.get(group.key.relay, group.key.id.value, !group.metadata),
       )
       adapter.subscribe(() => this.changed())
       group.subscribe((e) => {
@@ -182,6 +207,7 @@ class RoostApp implements AppApi {
       relays: this.relays,
       settings: this.settings,
       auth: { ...this.auth },
+      connection: this.connection.current,
     }
     return this.snap
   }
@@ -205,6 +231,7 @@ class RoostApp implements AppApi {
       return { ok: false, message: `That is not a group link or code: ${toAnswer(err).message}` }
     }
     const key = ref.key().toString()
+    if (this.connection.offline) return { ok: false, message: OFFLINE_MESSAGE }
     try {
       const group = await this.roost.groups.join(ref)
       return membershipAnswer(group, key)
@@ -214,6 +241,7 @@ class RoostApp implements AppApi {
   }
 
   private async retryJoin(key: string, code?: string): Promise<Answer> {
+    if (this.connection.offline) return { ok: false, message: OFFLINE_MESSAGE }
     try {
       const group = await this.roost.groups.join(key, code ? { code } : {})
       return membershipAnswer(group, key)
@@ -223,6 +251,7 @@ class RoostApp implements AppApi {
   }
 
   async leave(key: string): Promise<Answer> {
+    if (this.connection.offline) return { ok: false, message: OFFLINE_MESSAGE }
     try {
       await this.roost.groups.leave(key)
       return { ok: true, message: 'You left the group.' }
@@ -262,6 +291,7 @@ class RoostApp implements AppApi {
         private: meta.private,
         joined: joined !== undefined && joined.membership.status === 'member',
       })
+      this.publicMeta.remember(url, e)
     }
     return out.sort((a, b) => a.name.localeCompare(b.name))
   }
@@ -270,6 +300,7 @@ class RoostApp implements AppApi {
     relay: string,
     fields: { name: string; about?: string; private: boolean; closed: boolean },
   ): Promise<JoinAnswer> {
+    if (this.connection.offline) return { ok: false, message: OFFLINE_MESSAGE }
     try {
       const group = await this.roost.groups.create(relay, {
         name: fields.name,
@@ -342,6 +373,7 @@ class RoostApp implements AppApi {
 
   async close(): Promise<void> {
     for (const u of this.unsubs) u()
+    this.connection.close()
     for (const a of this.adapters.values()) a.close()
     this.profiles.close()
     // The read state flushes through the pool and saves to the store, so it closes first.

@@ -53,10 +53,14 @@ export interface Person {
 }
 
 /** A fresh browser profile (its own localStorage and IndexedDB) with one page. */
-export async function newPerson(stack: Stack, opts: { bypassCSP?: boolean } = {}): Promise<Person> {
+export async function newPerson(
+  stack: Stack,
+  opts: { bypassCSP?: boolean; viewport?: { width: number; height: number }; touch?: boolean } = {},
+): Promise<Person> {
   const context = await stack.browser.newContext({
-    viewport: { width: 1280, height: 800 },
+    viewport: opts.viewport ?? { width: 1280, height: 800 },
     bypassCSP: opts.bypassCSP ?? false,
+    hasTouch: opts.touch ?? false,
   })
   stack.contexts.push(context)
   const page = await context.newPage()
@@ -90,7 +94,8 @@ export async function signUp(stack: Stack, person: Person, name: string): Promis
   const nsec = (await page.getByTestId('nsec').textContent())?.trim() ?? ''
   await page.getByLabel('I have saved my secret key').check()
   await page.getByRole('button', { name: 'Continue' }).click()
-  await page.getByRole('navigation', { name: 'Groups' }).waitFor()
+  // On a phone the group list is a closed drawer: wait for the shell, not for the list to show.
+  await page.locator('aside.sidebar').waitFor({ state: 'attached' })
   person.nsec = nsec
   person.pubkey = pubkeyOfNsec(nsec)
   return nsec
@@ -141,7 +146,7 @@ export async function signInWithNsec(stack: Stack, person: Person, nsec: string)
   await page.getByRole('tab', { name: 'Secret key' }).click()
   await page.getByLabel('Secret key (nsec)').fill(nsec)
   await page.getByRole('button', { name: 'Sign in' }).click()
-  await page.getByRole('navigation', { name: 'Groups' }).waitFor()
+  await page.locator('aside.sidebar').waitFor({ state: 'attached' })
   person.nsec = nsec
   person.pubkey = pubkeyOfNsec(nsec)
 }
@@ -196,4 +201,71 @@ export function screenshotsOnFailure(people: () => Person[]): void {
     let n = 0
     for (const p of people()) await screenshot(p.page, `failed-${slug}-${n++}`).catch(() => undefined)
   })
+}
+
+/**
+ * What is wrong with the layout on screen now: horizontal overflow of the page, and controls
+ * that stick out of the screen, hide under something else, or (with `minTarget`) are smaller
+ * than a finger. Controls behind an open modal, in a closed drawer or invisible are skipped.
+ */
+export async function layoutProblems(page: Page, opts: { minTarget?: number } = {}): Promise<string[]> {
+  // A drawer sliding in is not a layout: measure once transitions have finished.
+  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'))
+  return page.evaluate((minTarget) => {
+    const problems: string[] = []
+    const width = window.innerWidth
+    const height = window.innerHeight
+    const doc = document.documentElement
+    if (doc.scrollWidth > width + 1) problems.push(`page is ${doc.scrollWidth}px wide on a ${width}px screen`)
+    if (document.body.scrollWidth > width + 1) problems.push(`body is ${document.body.scrollWidth}px wide`)
+    const modal = document.querySelector('dialog[open]')
+    const root: ParentNode = modal ?? document
+    const controls = root.querySelectorAll<HTMLElement>(
+      'button, a[href], input, select, textarea, [tabindex="0"], [role="tab"]',
+    )
+    const describe = (el: HTMLElement) =>
+      `${el.tagName.toLowerCase()} "${(el.getAttribute('aria-label') ?? el.textContent ?? '').trim().slice(0, 40)}"`
+    for (const el of controls) {
+      if (el.closest('[inert]') || el.classList.contains('skip-link')) continue
+      const rect = el.getBoundingClientRect()
+      if (rect.width === 0 || rect.height === 0) continue
+      let hidden = false
+      for (let n: HTMLElement | null = el; n; n = n.parentElement) {
+        const style = getComputedStyle(n)
+        if (style.visibility === 'hidden' || style.display === 'none' || Number(style.opacity) === 0)
+          hidden = true
+      }
+      if (hidden) continue
+      // Inside a scrolled list, only what is scrolled into view counts.
+      if (rect.bottom <= 0 || rect.top >= height) continue
+      if (rect.left < -1 || rect.right > width + 1)
+        problems.push(`${describe(el)} sticks out: ${Math.round(rect.left)}..${Math.round(rect.right)}`)
+      // A link wrapped over lines is hit-tested on its first line box.
+      const box0 = el.getClientRects()[0] ?? rect
+      const cx = Math.min(width - 1, Math.max(0, box0.left + box0.width / 2))
+      const cy = Math.min(height - 1, Math.max(0, box0.top + box0.height / 2))
+      const hit = document.elementFromPoint(cx, cy)
+      // A control clipped by its scroll area (half out of view) is fine; one under another panel is not.
+      const visibleInScroller = (() => {
+        for (let n = el.parentElement; n; n = n.parentElement) {
+          const r = n.getBoundingClientRect()
+          const o = getComputedStyle(n).overflowY
+          if ((o === 'auto' || o === 'scroll') && (cy < r.top || cy > r.bottom)) return false
+        }
+        return true
+      })()
+      if (
+        visibleInScroller &&
+        hit &&
+        !el.contains(hit) &&
+        !(hit instanceof HTMLLabelElement && hit.control === el)
+      )
+        problems.push(`${describe(el)} is covered by ${hit.tagName.toLowerCase()}.${hit.className}`)
+      const inline = el.tagName === 'A' && el.closest('.body, p') !== null
+      const box = el.tagName === 'INPUT' && /^(checkbox|radio)$/.test((el as HTMLInputElement).type)
+      if (minTarget && !inline && !box && (rect.height < minTarget - 0.5 || rect.width < minTarget - 0.5))
+        problems.push(`${describe(el)} is ${Math.round(rect.width)}x${Math.round(rect.height)}`)
+    }
+    return problems
+  }, opts.minTarget ?? 0)
 }

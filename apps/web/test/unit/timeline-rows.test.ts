@@ -43,4 +43,20 @@ describe('buildRows', () => {
     const compact = rows.filter((r) => r.type === 'msg').map((r) => (r.type === 'msg' ? r.compact : null))
     expect(compact).toEqual([false, true, false, false])
   })
+
+  test('messages the reader watched arrive get no line, whatever their time; the first unseen one does', () => {
+    const list = [
+      msg('1', BOB, day),
+      msg('2', BOB, day + 10),
+      msg('3', BOB, day + 10),
+      msg('4', BOB, day + 10),
+    ]
+    const keys = (seen?: Set<string>) =>
+      buildRows(list, seen ? 0 : day + 5, ME, seen).map((r) => (r.type === 'msg' ? r.key : r.type))
+    // Seen while at the end: 1, 2 and 4 (4 sorts after 3 though it arrived first, same second).
+    expect(keys(new Set(['1', '2', '4']))).toEqual(['day', '1', '2', 'new', '3', '4'])
+    expect(keys(new Set(['1', '2', '3', '4']))).toEqual(['day', '1', '2', '3', '4'])
+    // Without a seen set the frontier decides, as when the group was opened.
+    expect(keys()).toEqual(['day', '1', 'new', '2', '3', '4'])
+  })
 })
