@@ -13,7 +13,11 @@ if (files.length === 0) {
 let failed = 0
 for (const file of files) {
   console.log(`\n# ${file}`)
-  const run = spawnSync(process.execPath, ['--import', 'tsx', `bench/${file}`], { stdio: 'inherit' })
+  const run = spawnSync(
+    process.execPath,
+    ['--conditions=@roost/source', '--import', 'tsx', `bench/${file}`],
+    { stdio: 'inherit' },
+  )
   if (run.status !== 0) failed++
 }
 process.exit(failed ? 1 : 0)
