@@ -20,7 +20,9 @@ export function useGroups(): readonly Group[] {
   )
 }
 
-function useRegistryGroup(registry: GroupsRegistry | undefined, key: GroupKey | string | undefined) {
+function useRegistryGroup(registry: GroupsRegistry | undefined, groupKey: GroupKey | string | undefined) {
+  // By string, so a `GroupKey` made anew on each render does not resubscribe each render.
+  const key = groupKey?.toString()
   const subscribe = useCallback(
     (listener: () => void) => (registry && key !== undefined ? registry.subscribe(listener) : () => {}),
     [registry, key],
