@@ -1,12 +1,12 @@
 // The sources import each other without extensions (bundler resolution), which Node's ESM loader
 // and `moduleResolution: node16/nodenext` refuse. After `tsc -b`, this rewrites every relative
 // specifier in the emitted `.js` and `.d.ts` files to the file it names (`./x` → `./x.js`,
-// `./dir` → `./dir/index.js`), so the built packages load in plain Node and type-check anywhere.
+// `./dir` → `./dir/index.js`), so the built packages load in plain Node and type-check anywhere;
+// `new URL('./worker.ts', import.meta.url)` becomes `./worker.js`.
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 // `from './x'`, `import './x'`, `import('./x')`, `export … from './x'` (and `import("./x")` in types).
 const SPECIFIER = /(\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(['"])(\.\.?\/[^'"]*|\.\.?)\2/g
 
@@ -19,6 +19,7 @@ function walk(dir, out = []) {
   return out
 }
 
+/** Rewrites one emitted file; returns whether it changed. Throws for a specifier naming no file. */
 function rewrite(file) {
   const ext = file.endsWith('.d.ts') ? '.d.ts' : '.js'
   const here = dirname(file)
@@ -32,14 +33,30 @@ function rewrite(file) {
     else throw new Error(`${file}: cannot resolve ${spec}`)
     return `${lead}${quote}${fixed}${quote}`
   })
-  if (next !== text) writeFileSync(file, next)
-  return next !== text
+  // A worker or asset named by `new URL('./x.ts', import.meta.url)` runs as its emitted `./x.js`.
+  const final =
+    ext === '.js'
+      ? next.replace(/(\bnew URL\(\s*)(['"])(\.\.?\/[^'"]+)\.ts\2/g, (whole, lead, quote, spec) =>
+          existsSync(resolve(here, `${spec}.js`)) ? `${lead}${quote}${spec}.js${quote}` : whole,
+        )
+      : next
+  if (final !== text) writeFileSync(file, final)
+  return final !== text
 }
 
-let changed = 0
-for (const pkg of readdirSync(join(root, 'packages'))) {
-  const dist = join(root, 'packages', pkg, 'dist')
-  if (!existsSync(dist)) continue
+/** Rewrites every `.js` and `.d.ts` under `dist`; returns how many files changed. */
+export function addJsExtensions(dist) {
+  let changed = 0
   for (const file of walk(dist)) if (rewrite(file)) changed++
+  return changed
 }
-console.log(`add-js-extensions: ${changed} files rewritten`)
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
+  let changed = 0
+  for (const pkg of readdirSync(join(root, 'packages'))) {
+    const dist = join(root, 'packages', pkg, 'dist')
+    if (existsSync(dist)) changed += addJsExtensions(dist)
+  }
+  console.log(`add-js-extensions: ${changed} files rewritten`)
+}
