@@ -1,8 +1,10 @@
 import { playwright } from '@vitest/browser-playwright'
 import { defineConfig } from 'vitest/config'
+import { sourceResolve } from './source-conditions.ts'
 
 /** Tests that need a real browser (IndexedDB and other DOM APIs), in Debian's headless Chromium. */
 export default defineConfig({
+  ...sourceResolve,
   // Pre-bundle the browser tests' dependencies up front: discovering them mid-run makes Vite
   // reload the page and fail the first run on a fresh cache.
   optimizeDeps: {

@@ -13,7 +13,13 @@ if (files.length === 0) {
 let failed = 0
 for (const file of files) {
   console.log(`\n# ${file}`)
-  const run = spawnSync(process.execPath, ['--import', 'tsx', `bench/${file}`], { stdio: 'inherit' })
+  // The benches measure the workspace's sources: `@roost/*` resolves to them (and so in every
+  // process or worker a bench starts, through NODE_OPTIONS).
+  const env = {
+    ...process.env,
+    NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --conditions=@roost/source`.trim(),
+  }
+  const run = spawnSync(process.execPath, ['--import', 'tsx', `bench/${file}`], { stdio: 'inherit', env })
   if (run.status !== 0) failed++
 }
 process.exit(failed ? 1 : 0)

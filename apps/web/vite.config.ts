@@ -2,6 +2,7 @@ import { readdirSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import react from '@vitejs/plugin-react'
 import { defineConfig, type Plugin } from 'vite'
+import { sourceResolve } from '../../source-conditions.ts'
 import { PRECACHE_PLACEHOLDER, precacheList } from './src/pwa/cache-rules.ts'
 
 function filesUnder(dir: string): string[] {
@@ -42,6 +43,7 @@ function serviceWorker(): Plugin {
  * endpoint (`npm start`). In `vite dev`, point the client at a running relay with `?relay=ws://…`.
  */
 export default defineConfig({
+  ...sourceResolve,
   root: import.meta.dirname,
   plugins: [react(), serviceWorker()],
   build: {

@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config'
+import { sourceResolve } from '../../source-conditions.ts'
 
 /**
  * The web client end to end: the built client served by the real relay (in-process, port 0,
@@ -6,6 +7,7 @@ import { defineConfig } from 'vitest/config'
  * browser for the whole run (launched in global setup); each test opens its own contexts.
  */
 export default defineConfig({
+  ...sourceResolve,
   root: import.meta.dirname,
   test: {
     include: ['test/e2e/**/*.e2e.ts'],

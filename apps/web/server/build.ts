@@ -19,6 +19,7 @@ const SOURCES = [
   join(repoRoot, 'packages/client/src'),
   join(repoRoot, 'packages/nip29/src'),
   join(repoRoot, 'packages/read-state/src'),
+  join(repoRoot, 'packages/react/src'),
 ]
 
 function newestMtime(path: string): number {

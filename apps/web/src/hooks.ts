@@ -1,6 +1,9 @@
-import { createContext, useCallback, useContext, useEffect, useState, useSyncExternalStore } from 'react'
+import { useProfile as useProfileOf, useSnapshot } from '@roost/react'
+import { createContext, useContext } from 'react'
 import type { AppApi, AppSnapshot, GroupHandle } from './model/api'
 import type { GroupDetail, Profile } from './model/types'
+
+export { usePageVisible } from '@roost/react'
 
 export const AppContext = createContext<AppApi | null>(null)
 
@@ -12,40 +15,15 @@ export function useApp(): AppApi {
 
 /** The shell snapshot; re-renders when groups, unread counts or settings change. */
 export function useAppSnapshot(): AppSnapshot {
-  const app = useApp()
-  return useSyncExternalStore(
-    useCallback((fn) => app.subscribe(fn), [app]),
-    () => app.snapshot(),
-  )
+  return useSnapshot(useApp())
 }
-
-const noop = () => () => {}
 
 /** One group's snapshot (undefined when the group is not in the registry). */
 export function useGroup(handle: GroupHandle | undefined): GroupDetail | undefined {
-  return useSyncExternalStore(
-    useCallback((fn: () => void) => (handle ? handle.subscribe(fn) : noop()), [handle]),
-    () => handle?.snapshot(),
-  )
+  return useSnapshot(handle)
 }
 
-/** A person's kind 0 profile, when one has arrived. */
+/** A person's kind 0 profile, when one has arrived (the app is the profile source). */
 export function useProfile(pubkey: string): Profile | undefined {
-  const app = useApp()
-  useSyncExternalStore(
-    useCallback((fn) => app.subscribe(fn), [app]),
-    () => app.profilesVersion(),
-  )
-  return app.profile(pubkey)
-}
-
-/** Whether the page is visible (read marks and notifications depend on it). */
-export function usePageVisible(): boolean {
-  const [visible, setVisible] = useState(() => document.visibilityState === 'visible')
-  useEffect(() => {
-    const on = () => setVisible(document.visibilityState === 'visible')
-    document.addEventListener('visibilitychange', on)
-    return () => document.removeEventListener('visibilitychange', on)
-  }, [])
-  return visible
+  return useProfileOf(pubkey, useApp())
 }

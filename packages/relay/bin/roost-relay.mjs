@@ -1,7 +1,21 @@
 #!/usr/bin/env node
-// Runs the relay's TypeScript sources directly through tsx's loader (no build step).
-import { register } from 'tsx/esm/api'
+// The `roost-relay` command. An installed package runs its built JavaScript (`dist/`). Inside the
+// repository, where the TypeScript sources sit beside this file, it runs those through tsx, with
+// the workspace's `@roost/*` packages resolved to their sources too, so no build step is needed.
+import { existsSync } from 'node:fs'
 
-register()
-const { main } = await import('../src/cli.ts')
-await main(process.argv.slice(2))
+const source = new URL('../src/cli.ts', import.meta.url)
+let cli
+if (existsSync(source)) {
+  const { register } = await import('tsx/esm/api')
+  register()
+  const { register: registerHooks } = await import('node:module')
+  const hook = `export async function resolve(specifier, context, next) {
+    return next(specifier, { ...context, conditions: ['@roost/source', ...context.conditions] })
+  }`
+  registerHooks(`data:text/javascript,${encodeURIComponent(hook)}`)
+  cli = await import(source.href)
+} else {
+  cli = await import('../dist/cli.js')
+}
+await cli.main(process.argv.slice(2))

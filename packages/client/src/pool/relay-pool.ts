@@ -13,6 +13,7 @@ import {
   type SubscriptionHandlers,
 } from './connection'
 import { fetchRelayInfo, type RelayInfo } from './nip11'
+import { importWs } from './node-websocket'
 
 export type { AuthPolicy, AuthState, PublishResult, SubscriptionHandlers } from './connection'
 
@@ -85,7 +86,7 @@ export class RelayPool {
   private websocket(): Promise<typeof WebSocket> {
     this.wsCtor ??= (async () => {
       if (typeof globalThis.WebSocket === 'function') return globalThis.WebSocket
-      const mod = await import('ws')
+      const mod = await importWs()
       return mod.WebSocket as unknown as typeof WebSocket
     })()
     return this.wsCtor
