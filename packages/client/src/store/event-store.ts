@@ -52,11 +52,15 @@ export interface EventStore {
   add(event: NostrEvent, fork?: string): Promise<boolean>
   /** {@link add} for many events in one transaction; returns how many changed the store. */
   addMany(events: NostrEvent[], fork?: string): Promise<number>
-  /** Matching events, newest first (created_at desc, then id asc), branded verified. */
+  /**
+   * Matching events, newest first (created_at desc, then id asc), branded verified. With `fork`,
+   * ties follow the fork's arrival order, latest first, before the id (decision 12): the order in
+   * which events were added to that fork, kept across restarts.
+   */
   query(q: StoreQuery): Promise<NostrEvent[]>
   /**
    * The newest `limit` events of each fork, exactly as `query({ fork, limit })` returns them
-   * (newest first, id ascending on ties), in one read: a cold start's first page of every group.
+   * (newest first, ties by arrival then id), in one read: a cold start's first page of every group.
    * Every fork asked for has an entry (empty when it holds nothing); duplicates are answered once.
    *
    * @example
