@@ -462,6 +462,16 @@ export class Group {
   }
 
   /**
+   * Withdraws one of your own messages or reactions with a NIP-09 kind 5 carrying the group's
+   * `h` (decision 17); it disappears for every member. Resolves with the signed deletion.
+   * @throws {CannotSendError} `refused` for someone else's event (moderators use `deleteEvent`).
+   * @example await group.deleteOwn(myMessage)
+   */
+  deleteOwn(event: Message | NostrEvent, reason?: string): Promise<NostrEvent> {
+    return this.writes.deleteOwn(event, reason)
+  }
+
+  /**
    * Creates an invite code (kind 9009) and resolves with the naddr link that carries it, or with
    * the bare code when the relay published no 39000 yet.
    */
