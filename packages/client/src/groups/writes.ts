@@ -4,6 +4,7 @@ import { CannotSendError } from '../errors'
 import type { PublishResult, RelayPool } from '../pool'
 import type { Signer } from '../signers'
 import { type OwnTarget, ownDeletion } from './delete-own'
+import { pinList } from './pins'
 import type { PreviousWindow } from './previous-window'
 import { isPreviousRejection, publishError } from './publish-errors'
 import type { CanSend, Message } from './types'
@@ -172,6 +173,12 @@ export class GroupWrites {
     ownDeletion(key, me, target, { previous: undefined, createdAt: 0 }) // refuse before signing
     return this.publishWithPrevious((previous) =>
       ownDeletion(key, me, target, { previous, reason, createdAt: this.ctx.clock() }),
+    )
+  }
+
+  async setPins(refs: readonly string[]): Promise<NostrEvent> {
+    return this.publishWithPrevious((previous) =>
+      pinList(this.ctx.key, refs, { previous, createdAt: this.ctx.clock() }),
     )
   }
 
