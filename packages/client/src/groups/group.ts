@@ -16,6 +16,7 @@ import { isVerified } from '../verify'
 import { canSendWith } from './can-send'
 import { GroupState, STATE_KINDS } from './group-state'
 import { MembershipFold } from './membership'
+import { pinnedRefs } from './pins'
 import { PreviousWindow } from './previous-window'
 import { StoreWrites } from './store-writes'
 import { Timeline } from './timeline'
@@ -181,6 +182,7 @@ export class Group {
       admins: this.state.admins,
       members: this.state.members,
       roles: this.state.roles,
+      pins: pinnedRefs(this.state.event(KINDS.pins)),
       membership,
       messages: this.timeline.messages(),
       threads: this.timeline.threads(),
@@ -459,6 +461,29 @@ export class Group {
   /** Deletes an event from the group: kind 9005. */
   deleteEvent(eventId: string, reason?: string): Promise<NostrEvent> {
     return this.writes.deleteEvent(eventId, reason)
+  }
+
+  /** The pinned event ids and addresses, in order, from the relay-signed 39005 (also in the snapshot). */
+  pins(): readonly string[] {
+    return this.snapshot().pins
+  }
+
+  /**
+   * Replaces the pin list (kind 9010, admins): pass the FULL ordered list of ids/addresses.
+   * @example await group.setPins([...group.pins(), message.id])
+   */
+  setPins(ids: readonly string[]): Promise<NostrEvent> {
+    return this.writes.setPins(ids)
+  }
+
+  /**
+   * Withdraws one of your own messages or reactions with a NIP-09 kind 5 carrying the group's
+   * `h` (decision 17); it disappears for every member. Resolves with the signed deletion.
+   * @throws {CannotSendError} `refused` for someone else's event (moderators use `deleteEvent`).
+   * @example await group.deleteOwn(myMessage)
+   */
+  deleteOwn(event: Message | NostrEvent, reason?: string): Promise<NostrEvent> {
+    return this.writes.deleteOwn(event, reason)
   }
 
   /**

@@ -71,6 +71,8 @@ export class Timeline {
   private readonly deleted = new Set<string>()
   /** deletion requests by author (kind 5) waiting for the target to arrive */
   private readonly authorDeletes = new Map<string, string>()
+  /** Reactions by id, so an author's kind 5 can withdraw one. */
+  private readonly reactionIds = new Map<string, NostrEvent>()
   private readonly built = new Map<string, Message>()
   private version = 0
   private cachedMessages: { version: number; value: readonly Message[] } | undefined
@@ -206,6 +208,8 @@ export class Timeline {
         this.reactions.set(target, m)
       }
       m.set(event.id, event)
+      this.reactionIds.set(event.id, event)
+      if (this.authorDeletes.get(event.id) === event.pubkey) this.deleted.add(event.id)
       this.invalidate(target)
       return 'reaction'
     }
@@ -231,7 +235,7 @@ export class Timeline {
     if (kind === 5) {
       for (const t of event.tags) {
         if (t[0] !== 'e' || typeof t[1] !== 'string') continue
-        const target = this.rowIds.get(t[1]) ?? this.commentIds.get(t[1])
+        const target = this.rowIds.get(t[1]) ?? this.commentIds.get(t[1]) ?? this.reactionIds.get(t[1])
         if (target) {
           if (target.pubkey === event.pubkey) this.delete(t[1])
         } else this.authorDeletes.set(t[1], event.pubkey)
@@ -253,6 +257,8 @@ export class Timeline {
     }
     const comment = this.commentIds.get(id)
     if (comment) this.invalidate(comment.tags.find((t) => t[0] === 'E')?.[1] ?? id)
+    const reaction = this.reactionIds.get(id)
+    if (reaction) this.invalidate(lastTag(reaction, 'e') ?? id)
     this.invalidate(id)
   }
 

@@ -64,6 +64,8 @@ export interface GroupSnapshot {
   readonly admins: GroupAdmins | undefined
   readonly members: GroupMembers | undefined
   readonly roles: GroupRoles | undefined
+  /** Pinned event ids and addresses, in order (the relay-signed 39005). */
+  readonly pins: readonly string[]
   readonly membership: Membership
   /** Top-level rows (kinds 9, 1, 11) oldest first, reactions folded, deletions applied. */
   readonly messages: readonly Message[]

@@ -3,6 +3,8 @@ import type { EventTemplate, NostrEvent } from 'nostr-tools/core'
 import { CannotSendError } from '../errors'
 import type { PublishResult, RelayPool } from '../pool'
 import type { Signer } from '../signers'
+import { type OwnTarget, ownDeletion } from './delete-own'
+import { pinList } from './pins'
 import type { PreviousWindow } from './previous-window'
 import { isPreviousRejection, publishError } from './publish-errors'
 import type { CanSend, Message } from './types'
@@ -163,6 +165,20 @@ export class GroupWrites {
   async deleteEvent(eventId: string, reason?: string): Promise<NostrEvent> {
     return this.publishWithPrevious((previous) =>
       this.ctx.key.id.deleteEvent(eventId, { previous, reason, createdAt: this.ctx.clock() }),
+    )
+  }
+
+  async deleteOwn(target: OwnTarget, reason?: string): Promise<NostrEvent> {
+    const { key, me } = this.ctx
+    ownDeletion(key, me, target, { previous: undefined, createdAt: 0 }) // refuse before signing
+    return this.publishWithPrevious((previous) =>
+      ownDeletion(key, me, target, { previous, reason, createdAt: this.ctx.clock() }),
+    )
+  }
+
+  async setPins(refs: readonly string[]): Promise<NostrEvent> {
+    return this.publishWithPrevious((previous) =>
+      pinList(this.ctx.key, refs, { previous, createdAt: this.ctx.clock() }),
     )
   }
 
