@@ -1,0 +1,501 @@
+import { randomBytes } from 'node:crypto'
+import type { Filter, NostrEvent } from 'nostr-tools'
+import postgres from 'postgres'
+import type { GroupRecord } from '../groups/record'
+import { groupColumn, isAddressable, isReplaceable } from './database'
+import { migrate } from './migrate'
+import type { EventStore, InsertResult, RingEntry, StoredRow, StoreTransaction } from './store'
+
+/** The NOTIFY channel every relay process on one database listens on. */
+export const FANOUT_CHANNEL = 'roost_events'
+/** Payloads above this many bytes go through the `fanout` table (NOTIFY takes at most 8,000). */
+const NOTIFY_MAX = 7000
+/** Tag values longer than this are not indexed (as on SQLite). */
+const MAX_INDEXED_VALUE = 512
+/** How many recently deleted ids are remembered (rule 14). */
+const DELETED_KEEP = 1024
+/** A unit that meets a deadlock or a serialization failure is run again, at most this many times. */
+const RETRIES = 8
+
+// biome-ignore lint/complexity/noBannedTypes: the driver's own default for "no custom types"
+type Sql = postgres.Sql<{}>
+// biome-ignore lint/complexity/noBannedTypes: as above
+type Tx = postgres.TransactionSql<{}>
+type Param = string | number
+
+/** What one unit tells the other processes: the events it committed and the group records it wrote. */
+interface Fanout {
+  /** The process that committed it (a process skips its own). */
+  o: string
+  /** Committed and ephemeral events, in the order the unit produced them. */
+  e?: NostrEvent[]
+  /** Group ids written, with their new version (-1: dropped). */
+  g?: Record<string, number>
+  /** The payload was too large: read it from `fanout` at this seq. */
+  f?: number
+}
+
+/** Options of {@link PostgresStore.open}. */
+export interface PostgresStoreOptions {
+  /** Connections in the pool; 10 by default. */
+  max?: number
+  /** Where errors of the fan-out listener are reported. */
+  log?: (line: string) => void
+}
+
+/**
+ * Text PostgreSQL can hold: NUL is not allowed in `text`, so a value with NUL (or one starting with
+ * the escape mark) is stored as the mark followed by its JSON, which keeps the mapping one-to-one.
+ */
+export function pgText(s: string): string {
+  return s.includes('\u0000') || s.startsWith('\u0001') ? `\u0001${JSON.stringify(s)}` : s
+}
+
+const isRetryable = (err: unknown) => {
+  const code = (err as { code?: string }).code
+  return code === '40P01' || code === '40001'
+}
+
+/** The advisory lock key of a group (a 64-bit hash computed by the server). */
+const groupKey = (id: string) => `g:${pgText(id)}`
+
+/**
+ * {@link EventStore} on PostgreSQL (15+), shared by any number of relay processes.
+ *
+ * - Each unit is one transaction that first takes the group's advisory lock; every other group whose
+ *   record it reads is locked as it is read, and a deadlock between units is retried. Within one
+ *   process, units of one group also queue in call order before taking a connection.
+ * - Replaceable and addressable inserts lock their address, so two processes never keep two versions.
+ * - Before committing, a unit NOTIFYs the events it stored (and relayed, when ephemeral) and the group
+ *   records it wrote; every other process refreshes those records and hands the events to its live
+ *   subscriptions, in commit order.
+ *
+ * @example
+ * const store = await PostgresStore.open('postgres://relay@db/roost', () => relayKey)
+ * await store.unit('general', (tx) => tx.insert(event)) // 'saved'
+ */
+export class PostgresStore implements EventStore {
+  /** The last committed record of each group this process knows, with its version. */
+  private readonly records = new Map<string, { g: GroupRecord; v: number }>()
+  private readonly listeners: ((event: NostrEvent) => void)[] = []
+  /** This process's mark on its notifications. */
+  private readonly origin = randomBytes(9).toString('base64')
+  /** The end of each group's in-process queue. */
+  private readonly queues = new Map<string, Promise<unknown>>()
+  private readonly running = new Set<Promise<unknown>>()
+  /** Notifications are handled one after another, in the order they arrive. */
+  private inbox: Promise<void> = Promise.resolve()
+  private closed = false
+  private listening = false
+  private sweep: NodeJS.Timeout | undefined
+
+  private constructor(
+    readonly sql: Sql,
+    private readonly relayKey: () => string,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  /** Connects, applies pending migrations, starts listening, then loads the group records. */
+  static async open(
+    url: string,
+    relayKey: () => string,
+    opts: PostgresStoreOptions = {},
+  ): Promise<PostgresStore> {
+    const sql = postgres(url, {
+      max: opts.max ?? 10,
+      onnotice: () => {},
+      connection: { application_name: 'roost-relay' },
+      types: {
+        bigint: {
+          to: 20,
+          from: [20],
+          serialize: (x: number) => String(x),
+          parse: (x: string) => Number(x),
+        },
+      },
+    }) as unknown as Sql
+    try {
+      await migrate(sql)
+      const store = new PostgresStore(sql, relayKey, opts.log ?? (() => {}))
+      await sql.listen(
+        FANOUT_CHANNEL,
+        (payload) => store.heard(payload),
+        () => store.relistened(),
+      )
+      store.listening = true
+      await store.loadGroups()
+      store.sweep = setInterval(() => {
+        sql`DELETE FROM fanout WHERE at < now() - interval '5 minutes'`.catch(() => {})
+      }, 60_000)
+      store.sweep.unref()
+      return store
+    } catch (err) {
+      await sql.end({ timeout: 1 })
+      throw err
+    }
+  }
+
+  unit<T>(groupId: string | undefined, fn: (tx: StoreTransaction) => Promise<T>): Promise<T> {
+    if (this.closed) return Promise.reject(new Error('the store is closed'))
+    const run = () => this.attempt(groupId, fn)
+    let next: Promise<T>
+    if (groupId === undefined) next = run()
+    else {
+      next = (this.queues.get(groupId) ?? Promise.resolve()).then(run, run)
+      const settled = next.then(
+        () => undefined,
+        () => undefined,
+      )
+      this.queues.set(groupId, settled)
+      settled.then(() => {
+        if (this.queues.get(groupId) === settled) this.queues.delete(groupId)
+      })
+    }
+    this.running.add(next)
+    const done = () => this.running.delete(next)
+    next.then(done, done)
+    return next
+  }
+
+  private async attempt<T>(
+    groupId: string | undefined,
+    fn: (tx: StoreTransaction) => Promise<T>,
+  ): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      let tx: PgTransaction | undefined
+      try {
+        const out = (await this.sql.begin(async (q) => {
+          tx = new PgTransaction(q, this.relayKey())
+          if (groupId !== undefined) await tx.lock(groupId)
+          const value = await fn(tx)
+          await this.announce(q, tx)
+          return [value]
+        })) as [T]
+        if (tx) this.committed(tx)
+        return out[0]
+      } catch (err) {
+        if (attempt < RETRIES && isRetryable(err)) continue
+        throw err
+      }
+    }
+  }
+
+  /** NOTIFYs what the unit did, inside its transaction, so other processes hear it in commit order. */
+  private async announce(q: Tx, tx: PgTransaction): Promise<void> {
+    if (tx.events.length === 0 && tx.versions.size === 0) return
+    const msg: Fanout = { o: this.origin }
+    if (tx.events.length > 0) msg.e = tx.events
+    if (tx.versions.size > 0) msg.g = Object.fromEntries(tx.versions)
+    let payload = JSON.stringify(msg)
+    if (Buffer.byteLength(payload) > NOTIFY_MAX) {
+      const [row] = await q<{ seq: number }[]>`INSERT INTO fanout (payload) VALUES (${payload}) RETURNING seq`
+      payload = JSON.stringify({ o: this.origin, f: row?.seq })
+    }
+    await q`SELECT pg_notify(${FANOUT_CHANNEL}, ${payload})`
+  }
+
+  /** A unit committed: its records become this process's view. */
+  private committed(tx: PgTransaction): void {
+    for (const [id, entry] of tx.overlay) {
+      const known = this.records.get(id)
+      if (entry.g === null) {
+        if (!known || known.v <= entry.v) this.records.delete(id)
+      } else if (!known || known.v < entry.v) this.records.set(id, { g: entry.g, v: entry.v })
+    }
+  }
+
+  private heard(payload: string): void {
+    this.inbox = this.inbox
+      .then(() => this.receive(payload))
+      .catch((err) => this.log(`fan-out: ${(err as Error).message}`))
+  }
+
+  private async receive(payload: string): Promise<void> {
+    let msg = JSON.parse(payload) as Fanout
+    if (msg.o === this.origin || this.closed) return
+    if (msg.f !== undefined) {
+      const [row] = await this.sql<{ payload: string }[]>`SELECT payload FROM fanout WHERE seq = ${msg.f}`
+      if (!row) return
+      msg = JSON.parse(row.payload) as Fanout
+    }
+    const stale = Object.entries(msg.g ?? {})
+      .filter(([id, v]) => v < 0 || (this.records.get(id)?.v ?? 0) < v)
+      .map(([id]) => id)
+    if (stale.length > 0) await this.loadGroups(stale)
+    for (const event of msg.e ?? []) for (const l of this.listeners) l(event)
+  }
+
+  /** The listener reconnected (after a database restart): notifications may have been missed. */
+  private relistened(): void {
+    if (!this.listening) return
+    this.inbox = this.inbox.then(() => this.loadGroups()).catch(() => {})
+  }
+
+  /** Loads committed records (all, or the given ids) into this process's view. */
+  private async loadGroups(ids?: string[]): Promise<void> {
+    const rows = ids
+      ? await this.sql<
+          { id: string; state: string; version: number }[]
+        >`SELECT id, state, version FROM groups WHERE id IN ${this.sql(ids.map(pgText))}`
+      : await this.sql<
+          { id: string; state: string; version: number }[]
+        >`SELECT id, state, version FROM groups`
+    const seen = new Set<string>()
+    for (const r of rows) {
+      const g = JSON.parse(r.state) as GroupRecord
+      seen.add(g.id)
+      const known = this.records.get(g.id)
+      if (!known || known.v <= r.version) this.records.set(g.id, { g, v: r.version })
+    }
+    for (const id of ids ?? [...this.records.keys()]) if (!seen.has(id)) this.records.delete(id)
+  }
+
+  async get(id: string): Promise<StoredRow | undefined> {
+    return getRow(this.sql, id)
+  }
+  query(filter: Filter, limit: number, offset = 0): Promise<StoredRow[]> {
+    return queryRows(this.sql, filter, limit, offset)
+  }
+  async group(id: string): Promise<GroupRecord | undefined> {
+    const [row] = await this.sql<{ state: string }[]>`SELECT state FROM groups WHERE id = ${pgText(id)}`
+    return row ? (JSON.parse(row.state) as GroupRecord) : undefined
+  }
+  peekGroup(id: string): GroupRecord | undefined {
+    return this.records.get(id)?.g
+  }
+  wasDeleted(id: string): Promise<boolean> {
+    return wasDeleted(this.sql, id)
+  }
+  async getMeta(key: string): Promise<string | undefined> {
+    const [row] = await this.sql<{ value: string }[]>`SELECT value FROM meta WHERE key = ${key}`
+    return row?.value
+  }
+  async setMeta(key: string, value: string): Promise<void> {
+    await this.sql`INSERT INTO meta (key, value) VALUES (${key}, ${value})
+      ON CONFLICT (key) DO UPDATE SET value = excluded.value`
+  }
+  async claimMeta(key: string, value: string): Promise<string> {
+    await this.sql`INSERT INTO meta (key, value) VALUES (${key}, ${value}) ON CONFLICT (key) DO NOTHING`
+    return (await this.getMeta(key)) ?? value
+  }
+  onRemote(listener: (event: NostrEvent) => void): void {
+    this.listeners.push(listener)
+  }
+  async close(): Promise<void> {
+    if (this.closed) return
+    this.closed = true
+    clearInterval(this.sweep)
+    await Promise.allSettled([...this.running])
+    await this.inbox
+    await this.sql.end({ timeout: 2 })
+  }
+}
+
+/** The open transaction of one {@link PostgresStore.unit}. */
+class PgTransaction implements StoreTransaction {
+  /** Group records written by this unit (null: dropped) with their new versions. */
+  readonly overlay = new Map<string, { g: GroupRecord | null; v: number }>()
+  /** The versions to announce. */
+  readonly versions = new Map<string, number>()
+  /** Events to announce, in order. */
+  readonly events: NostrEvent[] = []
+  /** Groups whose lock this transaction holds, with the record as read (JSON, or null when absent). */
+  private readonly read = new Map<string, string | null>()
+  private readonly locked = new Set<string>()
+
+  constructor(
+    private readonly q: Tx,
+    private readonly relayKey: string,
+  ) {}
+
+  /** Takes a group's advisory lock (held until the transaction ends). */
+  async lock(id: string): Promise<void> {
+    if (this.locked.has(id)) return
+    await this.q`SELECT pg_advisory_xact_lock(hashtextextended(${groupKey(id)}, 0))`
+    this.locked.add(id)
+  }
+
+  get(id: string): Promise<StoredRow | undefined> {
+    return getRow(this.q, id)
+  }
+  query(filter: Filter, limit: number, offset = 0): Promise<StoredRow[]> {
+    return queryRows(this.q, filter, limit, offset)
+  }
+  async group(id: string): Promise<GroupRecord | undefined> {
+    const mine = this.overlay.get(id)
+    if (mine) return mine.g ?? undefined
+    await this.lock(id)
+    const [row] = await this.q<{ state: string }[]>`SELECT state FROM groups WHERE id = ${pgText(id)}`
+    this.read.set(id, row?.state ?? null)
+    return row ? (JSON.parse(row.state) as GroupRecord) : undefined
+  }
+  wasDeleted(id: string): Promise<boolean> {
+    return wasDeleted(this.q, id)
+  }
+
+  async insert(event: NostrEvent): Promise<InsertResult> {
+    const q = this.q
+    let d: string | null = null
+    if (isReplaceable(event.kind)) d = ''
+    else if (isAddressable(event.kind)) d = pgText(event.tags.find((t) => t[0] === 'd')?.[1] ?? '')
+    if (d !== null) {
+      await q`SELECT pg_advisory_xact_lock(hashtextextended(${`a:${event.kind}:${event.pubkey}:${d}`}, 0))`
+      const [old] = await q<{ seq: number; id: string; created_at: number }[]>`
+        SELECT seq, id, created_at FROM events WHERE kind = ${event.kind} AND pubkey = ${event.pubkey} AND d = ${d}`
+      if (old) {
+        if (old.id === event.id) return 'duplicate'
+        const newer =
+          event.created_at > old.created_at || (event.created_at === old.created_at && event.id < old.id)
+        if (!newer) return 'stale'
+        await q`DELETE FROM events WHERE seq = ${old.seq}`
+      }
+    }
+    const grp = groupColumn(event, this.relayKey)
+    const [row] = await q<{ seq: number }[]>`
+      INSERT INTO events (id, pubkey, kind, created_at, d, grp, json)
+      VALUES (${event.id}, ${event.pubkey}, ${event.kind}, ${event.created_at}, ${d},
+        ${grp === null ? null : pgText(grp)}, ${JSON.stringify(event)})
+      ON CONFLICT (id) DO NOTHING RETURNING seq`
+    if (!row) return 'duplicate'
+    const names: string[] = []
+    const values: string[] = []
+    const seen = new Set<string>()
+    for (const [name, value] of event.tags) {
+      if (name === undefined || name.length !== 1 || name === '\u0000') continue
+      if (typeof value !== 'string' || value.length > MAX_INDEXED_VALUE) continue
+      const v = pgText(value)
+      const key = `${name}\u0000${v}`
+      if (seen.has(key)) continue
+      seen.add(key)
+      names.push(name)
+      values.push(v)
+    }
+    if (names.length > 0)
+      await q`INSERT INTO tags (event, name, value, created_at)
+        SELECT ${row.seq}, n, v, ${event.created_at}
+        FROM unnest(${names}::text[], ${values}::text[]) AS x (n, v)`
+    this.events.push(event)
+    return 'saved'
+  }
+
+  announce(event: NostrEvent): Promise<void> {
+    this.events.push(event)
+    return Promise.resolve()
+  }
+
+  async deleteIds(ids: readonly string[]): Promise<number> {
+    if (ids.length === 0) return 0
+    const r = await this.q`DELETE FROM events WHERE id = ANY(${[...ids]}::text[])`
+    return r.count
+  }
+  async deleteGroupEvents(groupId: string, keepId: string): Promise<string[]> {
+    const rows = await this.q<{ id: string }[]>`
+      DELETE FROM events WHERE grp = ${pgText(groupId)} AND id <> ${keepId} RETURNING id`
+    return rows.map((r) => r.id)
+  }
+  async rememberDeleted(ids: readonly string[], at: number): Promise<void> {
+    if (ids.length === 0) return
+    await this.q`INSERT INTO deleted_ids (id, at) SELECT unnest(${[...ids]}::text[]), ${at}
+      ON CONFLICT (id) DO UPDATE SET at = excluded.at`
+    await this.q`DELETE FROM deleted_ids WHERE at < (
+      SELECT at FROM deleted_ids ORDER BY at DESC OFFSET ${DELETED_KEEP - 1} LIMIT 1)`
+  }
+  async latest(kind: number, pubkey: string, d: string): Promise<StoredRow | undefined> {
+    const [row] = await this.q<StoredRow[]>`
+      SELECT json, id, pubkey, kind, created_at, grp FROM events
+      WHERE kind = ${kind} AND pubkey = ${pubkey} AND d = ${pgText(d)}`
+    return row && plain(row)
+  }
+  async ring(groupId: string, n: number): Promise<RingEntry[]> {
+    const rows = await this.q<RingEntry[]>`
+      SELECT e.id, e.pubkey FROM tags t JOIN events e ON e.seq = t.event
+      WHERE t.name = 'h' AND t.value = ${pgText(groupId)}
+      ORDER BY t.created_at DESC, t.event DESC LIMIT ${n}`
+    return rows.map((r) => ({ id: r.id, pubkey: r.pubkey }))
+  }
+  async saveGroup(g: GroupRecord): Promise<void> {
+    const state = JSON.stringify(g)
+    if (!this.overlay.has(g.id) && this.read.get(g.id) === state) return
+    await this.lock(g.id)
+    const [row] = await this.q<{ version: number }[]>`
+      INSERT INTO groups (id, state, version) VALUES (${pgText(g.id)}, ${state}, 1)
+      ON CONFLICT (id) DO UPDATE SET state = excluded.state, version = groups.version + 1
+      RETURNING version`
+    const v = row?.version ?? 1
+    this.overlay.set(g.id, { g, v })
+    this.versions.set(g.id, v)
+  }
+  async dropGroup(id: string): Promise<void> {
+    await this.lock(id)
+    const [row] = await this.q<{ version: number }[]>`
+      DELETE FROM groups WHERE id = ${pgText(id)} RETURNING version`
+    const v = (row?.version ?? 0) + 1
+    this.overlay.set(id, { g: null, v })
+    this.versions.set(id, -1)
+  }
+}
+
+/** A row as the store's contract describes it (no driver-added properties). */
+function plain(r: StoredRow): StoredRow {
+  return { json: r.json, id: r.id, pubkey: r.pubkey, kind: r.kind, created_at: r.created_at, grp: r.grp }
+}
+
+async function getRow(q: Sql | Tx, id: string): Promise<StoredRow | undefined> {
+  if (id.includes('\u0000')) return undefined
+  const [row] = await q<
+    StoredRow[]
+  >`SELECT json, id, pubkey, kind, created_at, grp FROM events WHERE id = ${id}`
+  return row && plain(row)
+}
+
+async function wasDeleted(q: Sql | Tx, id: string): Promise<boolean> {
+  if (id.includes('\u0000')) return false
+  return (await q`SELECT 1 FROM deleted_ids WHERE id = ${id}`).length > 0
+}
+
+/** The SQL of one NIP-01 filter (the same plan as SQLite's: drive by `#h`, `#d` or the first tag). */
+async function queryRows(q: Sql | Tx, filter: Filter, limit: number, offset: number): Promise<StoredRow[]> {
+  const where: string[] = []
+  const params: Param[] = []
+  const p = (v: Param) => {
+    params.push(v)
+    return `$${params.length}`
+  }
+  const tagFilters = Object.entries(filter)
+    .filter((e): e is [string, string[]] => e[0].startsWith('#') && e[0].length === 2 && Array.isArray(e[1]))
+    .map(([k, values]): [string, string[]] => [k, values.filter((v) => typeof v === 'string').map(pgText)])
+  for (const [, values] of tagFilters) if (values.length === 0) return []
+  const clean = (list: readonly string[] | undefined) => list?.filter((v) => !v.includes('\u0000'))
+  const ids = clean(filter.ids)
+  const authors = clean(filter.authors)
+  if (ids?.length === 0 || authors?.length === 0 || filter.kinds?.length === 0) return []
+  const drive = tagFilters.find(([k]) => k === '#h') ?? tagFilters.find(([k]) => k === '#d') ?? tagFilters[0]
+  let from = 'events e'
+  let ts = 'e.created_at'
+  if (drive && !ids) {
+    from = 'tags t JOIN events e ON e.seq = t.event'
+    ts = 't.created_at'
+    where.push(`t.name = ${p(drive[0].slice(1))} AND t.value IN (${drive[1].map(p).join(',')})`)
+  }
+  const list = (col: string, values: readonly Param[]) => where.push(`${col} IN (${values.map(p).join(',')})`)
+  if (ids) list('e.id', ids)
+  if (authors) list('e.pubkey', authors)
+  if (filter.kinds) list('e.kind', filter.kinds)
+  if (filter.since !== undefined) where.push(`${ts} >= ${p(filter.since)}`)
+  if (filter.until !== undefined) where.push(`${ts} <= ${p(filter.until)}`)
+  for (const [key, values] of tagFilters) {
+    if (drive && key === drive[0] && !ids) continue
+    where.push(
+      `EXISTS (SELECT 1 FROM tags x WHERE x.event = e.seq AND x.name = ${p(key.slice(1))} AND x.value IN (${values.map(p).join(',')}))`,
+    )
+  }
+  const distinct = drive && !ids && drive[1].length > 1
+  const cols = 'e.json, e.id, e.pubkey, e.kind, e.created_at, e.grp'
+  const order = `ORDER BY ${distinct ? 'e.created_at' : ts} DESC, e.id ASC LIMIT ${p(limit)} OFFSET ${p(offset)}`
+  const body = `FROM ${from} ${where.length ? `WHERE ${where.join(' AND ')}` : ''}`
+  const text = distinct
+    ? `SELECT ${cols} FROM (SELECT DISTINCT ${cols} ${body}) e ${order}`
+    : `SELECT ${cols} ${body} ${order}`
+  const rows = (await q.unsafe(text, params, { prepare: true })) as unknown as StoredRow[]
+  return rows.map(plain)
+}
