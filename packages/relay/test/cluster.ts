@@ -43,6 +43,7 @@ export async function relayProcess(
   running.add(p)
   const log: string[] = []
   p.stderr?.on('data', (d) => log.push(String(d)))
+  p.once('exit', (code, signal) => log.push(`exited: ${signal ?? code}`))
   const url = await new Promise<string>((resolve, reject) => {
     let out = ''
     p.stdout?.on('data', (d) => {

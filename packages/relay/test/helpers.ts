@@ -7,7 +7,7 @@ import { createHash, randomBytes } from 'node:crypto'
 import type { EventTemplate, Filter, NostrEvent } from 'nostr-tools'
 import { finalizeEvent, generateSecretKey, getPublicKey } from 'nostr-tools/pure'
 import { Relay, useWebSocketImplementation } from 'nostr-tools/relay'
-import postgres from 'postgres'
+import pg from 'pg'
 import { afterAll, afterEach, inject } from 'vitest'
 import WebSocket from 'ws'
 import { type RelayHandle, type RelayOptions, startRelay } from '../src/index'
@@ -35,10 +35,10 @@ export class TestClock {
 export const BACKEND: 'sqlite' | 'postgres' =
   process.env.ROOST_TEST_BACKEND === 'postgres' ? 'postgres' : 'sqlite'
 
-let admin: postgres.Sql | undefined
+let admin: pg.Pool | undefined
 const created = new Set<string>()
 afterAll(async () => {
-  await admin?.end({ timeout: 1 })
+  await admin?.end()
   admin = undefined
 })
 
@@ -53,9 +53,10 @@ export async function pgDatabase(db?: string): Promise<string> {
       ? `t_${randomBytes(8).toString('hex')}`
       : `f_${createHash('sha256').update(db).digest('hex').slice(0, 24)}`
   if (!created.has(name)) {
-    admin ??= postgres(base, { onnotice: () => {}, max: 2, idle_timeout: 5 })
-    const [exists] = await admin`SELECT 1 FROM pg_database WHERE datname = ${name}`
-    if (!exists) await admin.unsafe(`CREATE DATABASE ${name} TEMPLATE roost_template STRATEGY FILE_COPY`)
+    admin ??= new pg.Pool({ connectionString: base, max: 2 })
+    const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])
+    if (exists.rowCount === 0)
+      await admin.query(`CREATE DATABASE ${name} TEMPLATE roost_template STRATEGY FILE_COPY`)
     created.add(name)
   }
   const url = new URL(base)

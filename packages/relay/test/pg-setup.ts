@@ -2,7 +2,7 @@
  * Global setup of the relay suite on PostgreSQL: one throwaway server for the run, and a template
  * database with the migrations applied that each test relay's database is copied from.
  */
-import postgres from 'postgres'
+import pg from 'pg'
 import type { TestProject } from 'vitest/node'
 import { PostgresStore } from '../src/store/postgres'
 import { startPgServer } from './pg-server'
@@ -15,8 +15,9 @@ declare module 'vitest' {
 
 export default async function setup(project: TestProject): Promise<() => void> {
   const server = await startPgServer()
-  const admin = postgres(server.url, { onnotice: () => {}, max: 1 })
-  await admin.unsafe('CREATE DATABASE roost_template')
+  const admin = new pg.Client(server.url)
+  await admin.connect()
+  await admin.query('CREATE DATABASE roost_template')
   await admin.end()
   const store = await PostgresStore.open(server.urlOf('roost_template'), () => '')
   await store.close()

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs'
-import type { Sql } from 'postgres'
+import type pg from 'pg'
 
 /** One versioned schema change, read from `migrations/NNNN_name.sql`. */
 export interface Migration {
@@ -30,15 +30,20 @@ export function migrations(): Migration[] {
  * `roost_migrations`; resolves to the versions applied now. A database newer than this code
  * (a version it does not know) is refused rather than run on.
  */
-// biome-ignore lint/complexity/noBannedTypes: the driver's type for a client without custom types
-export async function migrate(sql: Sql<{}>): Promise<number[]> {
+export async function migrate(pool: pg.Pool): Promise<number[]> {
   const known = migrations()
-  return (await sql.begin(async (q) => {
-    await q`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`
-    await q`CREATE TABLE IF NOT EXISTS roost_migrations (
-      version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`
+  const client = await pool.connect()
+  const ignore = () => {}
+  client.on('error', ignore)
+  try {
+    await client.query('BEGIN')
+    await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK])
+    await client.query(`CREATE TABLE IF NOT EXISTS roost_migrations (
+      version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`)
     const done = new Set(
-      (await q<{ version: number }[]>`SELECT version FROM roost_migrations`).map((r) => r.version),
+      (await client.query<{ version: number }>('SELECT version FROM roost_migrations')).rows.map(
+        (r) => r.version,
+      ),
     )
     const newest = Math.max(0, ...known.map((m) => m.version))
     const unknown = [...done].filter((v) => v > newest)
@@ -49,10 +54,17 @@ export async function migrate(sql: Sql<{}>): Promise<number[]> {
     const applied: number[] = []
     for (const m of known) {
       if (done.has(m.version)) continue
-      await q.unsafe(m.sql)
-      await q`INSERT INTO roost_migrations (version, name) VALUES (${m.version}, ${m.name})`
+      await client.query(m.sql)
+      await client.query('INSERT INTO roost_migrations (version, name) VALUES ($1, $2)', [m.version, m.name])
       applied.push(m.version)
     }
+    await client.query('COMMIT')
     return applied
-  })) as number[]
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => {})
+    throw err
+  } finally {
+    client.off('error', ignore)
+    client.release()
+  }
 }

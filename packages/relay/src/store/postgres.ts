@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import type { Filter, NostrEvent } from 'nostr-tools'
-import postgres from 'postgres'
+import pg from 'pg'
 import type { GroupRecord } from '../groups/record'
 import { groupColumn, isAddressable, isReplaceable } from './database'
 import { migrate } from './migrate'
@@ -17,11 +17,21 @@ const DELETED_KEEP = 1024
 /** A unit that meets a deadlock or a serialization failure is run again, at most this many times. */
 const RETRIES = 8
 
-// biome-ignore lint/complexity/noBannedTypes: the driver's own default for "no custom types"
-type Sql = postgres.Sql<{}>
-// biome-ignore lint/complexity/noBannedTypes: as above
-type Tx = postgres.TransactionSql<{}>
+/** What both the pool and one checked-out client offer: a parameterized query. */
+type Q = Pick<pg.Pool, 'query'>
 type Param = string | number
+
+/** int8 (`created_at`, `seq`, versions) read as numbers: every value the relay keeps is a safe integer. */
+const types = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === 20
+      ? (v: string) => Number(v)
+      : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+}
+
+async function rows<T>(q: Q, text: string, params: unknown[] = []): Promise<T[]> {
+  return (await q.query(text, params)).rows as T[]
+}
 
 /** What one unit tells the other processes: the events it committed and the group records it wrote. */
 interface Fanout {
@@ -50,6 +60,8 @@ export interface PostgresStoreOptions {
 export function pgText(s: string): string {
   return s.includes('\u0000') || s.startsWith('\u0001') ? `\u0001${JSON.stringify(s)}` : s
 }
+
+const ignore = () => {}
 
 const isRetryable = (err: unknown) => {
   const code = (err as { code?: string }).code
@@ -88,9 +100,13 @@ export class PostgresStore implements EventStore {
   private closed = false
   private listening = false
   private sweep: NodeJS.Timeout | undefined
+  /** The connection that LISTENs (outside the pool), replaced when it drops. */
+  private listener: pg.Client | undefined
+  private relisten: NodeJS.Timeout | undefined
 
   private constructor(
-    readonly sql: Sql,
+    readonly pool: pg.Pool,
+    private readonly url: string,
     private readonly relayKey: () => string,
     private readonly log: (line: string) => void,
   ) {}
@@ -101,38 +117,66 @@ export class PostgresStore implements EventStore {
     relayKey: () => string,
     opts: PostgresStoreOptions = {},
   ): Promise<PostgresStore> {
-    const sql = postgres(url, {
+    const pool = new pg.Pool({
+      connectionString: url,
       max: opts.max ?? 10,
-      onnotice: () => {},
-      connection: { application_name: 'roost-relay' },
-      types: {
-        bigint: {
-          to: 20,
-          from: [20],
-          serialize: (x: number) => String(x),
-          parse: (x: string) => Number(x),
-        },
-      },
-    }) as unknown as Sql
+      application_name: 'roost-relay',
+      types,
+    })
+    // A pooled connection that dies while idle (a database restart) is dropped and replaced.
+    pool.on('error', () => {})
     try {
-      await migrate(sql)
-      const store = new PostgresStore(sql, relayKey, opts.log ?? (() => {}))
-      await sql.listen(
-        FANOUT_CHANNEL,
-        (payload) => store.heard(payload),
-        () => store.relistened(),
-      )
+      await migrate(pool)
+      const store = new PostgresStore(pool, url, relayKey, opts.log ?? (() => {}))
+      await store.listen()
       store.listening = true
       await store.loadGroups()
       store.sweep = setInterval(() => {
-        sql`DELETE FROM fanout WHERE at < now() - interval '5 minutes'`.catch(() => {})
+        pool.query("DELETE FROM fanout WHERE at < now() - interval '5 minutes'").catch(() => {})
       }, 60_000)
       store.sweep.unref()
       return store
     } catch (err) {
-      await sql.end({ timeout: 1 })
+      await pool.end()
       throw err
     }
+  }
+
+  /** Opens the LISTEN connection; when it drops, {@link lost} opens another. */
+  private async listen(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.url, application_name: 'roost-relay', types })
+    this.listener = client
+    client.on('error', () => this.lost(client))
+    client.on('end', () => this.lost(client))
+    client.on('notification', (n) => {
+      if (n.channel === FANOUT_CHANNEL && n.payload !== undefined) this.heard(n.payload)
+    })
+    try {
+      await client.connect()
+      await client.query(`LISTEN ${FANOUT_CHANNEL}`)
+    } catch (err) {
+      if (this.listener === client) this.listener = undefined
+      client.end().catch(ignore)
+      throw err
+    }
+  }
+
+  /** The LISTEN connection dropped (a database restart): reconnect every half second until it holds. */
+  private lost(client: pg.Client): void {
+    if (this.listener !== client) return
+    this.listener = undefined
+    client.end().catch(ignore)
+    this.retryListen()
+  }
+
+  private retryListen(): void {
+    if (this.closed) return
+    this.relisten = setTimeout(() => {
+      this.listen().then(
+        () => this.relistened(),
+        () => this.retryListen(),
+      )
+    }, 500)
   }
 
   unit<T>(groupId: string | undefined, fn: (tx: StoreTransaction) => Promise<T>): Promise<T> {
@@ -164,15 +208,15 @@ export class PostgresStore implements EventStore {
     for (let attempt = 0; ; attempt++) {
       let tx: PgTransaction | undefined
       try {
-        const out = (await this.sql.begin(async (q) => {
+        const value = await this.transaction(async (q) => {
           tx = new PgTransaction(q, this.relayKey())
           if (groupId !== undefined) await tx.lock(groupId)
-          const value = await fn(tx)
+          const out = await fn(tx)
           await this.announce(q, tx)
-          return [value]
-        })) as [T]
+          return out
+        })
         if (tx) this.committed(tx)
-        return out[0]
+        return value
       } catch (err) {
         if (attempt < RETRIES && isRetryable(err)) continue
         throw err
@@ -180,18 +224,43 @@ export class PostgresStore implements EventStore {
     }
   }
 
+  /** Runs `fn` in BEGIN … COMMIT on one pooled connection (ROLLBACK when it throws). */
+  private async transaction<T>(fn: (q: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect()
+    // A connection lost mid-transaction also emits 'error'; the failed query reports it.
+    client.on('error', ignore)
+    let broken: unknown
+    try {
+      await client.query('BEGIN')
+      const out = await fn(client)
+      await client.query('COMMIT')
+      return out
+    } catch (err) {
+      await client.query('ROLLBACK').catch((e: unknown) => {
+        broken = e
+      })
+      throw err
+    } finally {
+      client.off('error', ignore)
+      // A connection that failed to roll back is not given back to the pool.
+      client.release(broken instanceof Error ? broken : undefined)
+    }
+  }
+
   /** NOTIFYs what the unit did, inside its transaction, so other processes hear it in commit order. */
-  private async announce(q: Tx, tx: PgTransaction): Promise<void> {
+  private async announce(q: Q, tx: PgTransaction): Promise<void> {
     if (tx.events.length === 0 && tx.versions.size === 0) return
     const msg: Fanout = { o: this.origin }
     if (tx.events.length > 0) msg.e = tx.events
     if (tx.versions.size > 0) msg.g = Object.fromEntries(tx.versions)
     let payload = JSON.stringify(msg)
     if (Buffer.byteLength(payload) > NOTIFY_MAX) {
-      const [row] = await q<{ seq: number }[]>`INSERT INTO fanout (payload) VALUES (${payload}) RETURNING seq`
+      const [row] = await rows<{ seq: number }>(q, 'INSERT INTO fanout (payload) VALUES ($1) RETURNING seq', [
+        payload,
+      ])
       payload = JSON.stringify({ o: this.origin, f: row?.seq })
     }
-    await q`SELECT pg_notify(${FANOUT_CHANNEL}, ${payload})`
+    await q.query('SELECT pg_notify($1, $2)', [FANOUT_CHANNEL, payload])
   }
 
   /** A unit committed: its records become this process's view. */
@@ -214,7 +283,9 @@ export class PostgresStore implements EventStore {
     let msg = JSON.parse(payload) as Fanout
     if (msg.o === this.origin || this.closed) return
     if (msg.f !== undefined) {
-      const [row] = await this.sql<{ payload: string }[]>`SELECT payload FROM fanout WHERE seq = ${msg.f}`
+      const [row] = await rows<{ payload: string }>(this.pool, 'SELECT payload FROM fanout WHERE seq = $1', [
+        msg.f,
+      ])
       if (!row) return
       msg = JSON.parse(row.payload) as Fanout
     }
@@ -233,15 +304,14 @@ export class PostgresStore implements EventStore {
 
   /** Loads committed records (all, or the given ids) into this process's view. */
   private async loadGroups(ids?: string[]): Promise<void> {
-    const rows = ids
-      ? await this.sql<
-          { id: string; state: string; version: number }[]
-        >`SELECT id, state, version FROM groups WHERE id IN ${this.sql(ids.map(pgText))}`
-      : await this.sql<
-          { id: string; state: string; version: number }[]
-        >`SELECT id, state, version FROM groups`
+    type Row = { id: string; state: string; version: number }
+    const found = ids
+      ? await rows<Row>(this.pool, 'SELECT id, state, version FROM groups WHERE id = ANY($1::text[])', [
+          ids.map(pgText),
+        ])
+      : await rows<Row>(this.pool, 'SELECT id, state, version FROM groups')
     const seen = new Set<string>()
-    for (const r of rows) {
+    for (const r of found) {
       const g = JSON.parse(r.state) as GroupRecord
       seen.add(g.id)
       const known = this.records.get(g.id)
@@ -251,31 +321,38 @@ export class PostgresStore implements EventStore {
   }
 
   async get(id: string): Promise<StoredRow | undefined> {
-    return getRow(this.sql, id)
+    return getRow(this.pool, id)
   }
   query(filter: Filter, limit: number, offset = 0): Promise<StoredRow[]> {
-    return queryRows(this.sql, filter, limit, offset)
+    return queryRows(this.pool, filter, limit, offset)
   }
   async group(id: string): Promise<GroupRecord | undefined> {
-    const [row] = await this.sql<{ state: string }[]>`SELECT state FROM groups WHERE id = ${pgText(id)}`
+    const [row] = await rows<{ state: string }>(this.pool, 'SELECT state FROM groups WHERE id = $1', [
+      pgText(id),
+    ])
     return row ? (JSON.parse(row.state) as GroupRecord) : undefined
   }
   peekGroup(id: string): GroupRecord | undefined {
     return this.records.get(id)?.g
   }
   wasDeleted(id: string): Promise<boolean> {
-    return wasDeleted(this.sql, id)
+    return wasDeleted(this.pool, id)
   }
   async getMeta(key: string): Promise<string | undefined> {
-    const [row] = await this.sql<{ value: string }[]>`SELECT value FROM meta WHERE key = ${key}`
+    const [row] = await rows<{ value: string }>(this.pool, 'SELECT value FROM meta WHERE key = $1', [key])
     return row?.value
   }
   async setMeta(key: string, value: string): Promise<void> {
-    await this.sql`INSERT INTO meta (key, value) VALUES (${key}, ${value})
-      ON CONFLICT (key) DO UPDATE SET value = excluded.value`
+    await this.pool.query(
+      'INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+      [key, value],
+    )
   }
   async claimMeta(key: string, value: string): Promise<string> {
-    await this.sql`INSERT INTO meta (key, value) VALUES (${key}, ${value}) ON CONFLICT (key) DO NOTHING`
+    await this.pool.query('INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING', [
+      key,
+      value,
+    ])
     return (await this.getMeta(key)) ?? value
   }
   onRemote(listener: (event: NostrEvent) => void): void {
@@ -287,7 +364,11 @@ export class PostgresStore implements EventStore {
     clearInterval(this.sweep)
     await Promise.allSettled([...this.running])
     await this.inbox
-    await this.sql.end({ timeout: 2 })
+    clearTimeout(this.relisten)
+    const listener = this.listener
+    this.listener = undefined
+    await listener?.end().catch(() => {})
+    await this.pool.end()
   }
 }
 
@@ -304,14 +385,14 @@ class PgTransaction implements StoreTransaction {
   private readonly locked = new Set<string>()
 
   constructor(
-    private readonly q: Tx,
+    private readonly q: Q,
     private readonly relayKey: string,
   ) {}
 
   /** Takes a group's advisory lock (held until the transaction ends). */
   async lock(id: string): Promise<void> {
     if (this.locked.has(id)) return
-    await this.q`SELECT pg_advisory_xact_lock(hashtextextended(${groupKey(id)}, 0))`
+    await this.q.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [groupKey(id)])
     this.locked.add(id)
   }
 
@@ -325,7 +406,9 @@ class PgTransaction implements StoreTransaction {
     const mine = this.overlay.get(id)
     if (mine) return mine.g ?? undefined
     await this.lock(id)
-    const [row] = await this.q<{ state: string }[]>`SELECT state FROM groups WHERE id = ${pgText(id)}`
+    const [row] = await rows<{ state: string }>(this.q, 'SELECT state FROM groups WHERE id = $1', [
+      pgText(id),
+    ])
     this.read.set(id, row?.state ?? null)
     return row ? (JSON.parse(row.state) as GroupRecord) : undefined
   }
@@ -339,23 +422,37 @@ class PgTransaction implements StoreTransaction {
     if (isReplaceable(event.kind)) d = ''
     else if (isAddressable(event.kind)) d = pgText(event.tags.find((t) => t[0] === 'd')?.[1] ?? '')
     if (d !== null) {
-      await q`SELECT pg_advisory_xact_lock(hashtextextended(${`a:${event.kind}:${event.pubkey}:${d}`}, 0))`
-      const [old] = await q<{ seq: number; id: string; created_at: number }[]>`
-        SELECT seq, id, created_at FROM events WHERE kind = ${event.kind} AND pubkey = ${event.pubkey} AND d = ${d}`
+      await q.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
+        `a:${event.kind}:${event.pubkey}:${d}`,
+      ])
+      const [old] = await rows<{ seq: number; id: string; created_at: number }>(
+        q,
+        'SELECT seq, id, created_at FROM events WHERE kind = $1 AND pubkey = $2 AND d = $3',
+        [event.kind, event.pubkey, d],
+      )
       if (old) {
         if (old.id === event.id) return 'duplicate'
         const newer =
           event.created_at > old.created_at || (event.created_at === old.created_at && event.id < old.id)
         if (!newer) return 'stale'
-        await q`DELETE FROM events WHERE seq = ${old.seq}`
+        await q.query('DELETE FROM events WHERE seq = $1', [old.seq])
       }
     }
     const grp = groupColumn(event, this.relayKey)
-    const [row] = await q<{ seq: number }[]>`
-      INSERT INTO events (id, pubkey, kind, created_at, d, grp, json)
-      VALUES (${event.id}, ${event.pubkey}, ${event.kind}, ${event.created_at}, ${d},
-        ${grp === null ? null : pgText(grp)}, ${JSON.stringify(event)})
-      ON CONFLICT (id) DO NOTHING RETURNING seq`
+    const [row] = await rows<{ seq: number }>(
+      q,
+      `INSERT INTO events (id, pubkey, kind, created_at, d, grp, json) VALUES ($1, $2, $3, $4, $5, $6, $7)
+       ON CONFLICT (id) DO NOTHING RETURNING seq`,
+      [
+        event.id,
+        event.pubkey,
+        event.kind,
+        event.created_at,
+        d,
+        grp === null ? null : pgText(grp),
+        JSON.stringify(event),
+      ],
+    )
     if (!row) return 'duplicate'
     const names: string[] = []
     const values: string[] = []
@@ -371,9 +468,11 @@ class PgTransaction implements StoreTransaction {
       values.push(v)
     }
     if (names.length > 0)
-      await q`INSERT INTO tags (event, name, value, created_at)
-        SELECT ${row.seq}, n, v, ${event.created_at}
-        FROM unnest(${names}::text[], ${values}::text[]) AS x (n, v)`
+      await q.query(
+        `INSERT INTO tags (event, name, value, created_at)
+         SELECT $1, n, v, $2 FROM unnest($3::text[], $4::text[]) AS x (n, v)`,
+        [row.seq, event.created_at, names, values],
+      )
     this.events.push(event)
     return 'saved'
   }
@@ -385,50 +484,67 @@ class PgTransaction implements StoreTransaction {
 
   async deleteIds(ids: readonly string[]): Promise<number> {
     if (ids.length === 0) return 0
-    const r = await this.q`DELETE FROM events WHERE id = ANY(${[...ids]}::text[])`
-    return r.count
+    const r = await this.q.query('DELETE FROM events WHERE id = ANY($1::text[])', [[...ids]])
+    return r.rowCount ?? 0
   }
   async deleteGroupEvents(groupId: string, keepId: string): Promise<string[]> {
-    const rows = await this.q<{ id: string }[]>`
-      DELETE FROM events WHERE grp = ${pgText(groupId)} AND id <> ${keepId} RETURNING id`
-    return rows.map((r) => r.id)
+    const gone = await rows<{ id: string }>(
+      this.q,
+      'DELETE FROM events WHERE grp = $1 AND id <> $2 RETURNING id',
+      [pgText(groupId), keepId],
+    )
+    return gone.map((r) => r.id)
   }
   async rememberDeleted(ids: readonly string[], at: number): Promise<void> {
     if (ids.length === 0) return
-    await this.q`INSERT INTO deleted_ids (id, at) SELECT unnest(${[...ids]}::text[]), ${at}
-      ON CONFLICT (id) DO UPDATE SET at = excluded.at`
-    await this.q`DELETE FROM deleted_ids WHERE at < (
-      SELECT at FROM deleted_ids ORDER BY at DESC OFFSET ${DELETED_KEEP - 1} LIMIT 1)`
+    await this.q.query(
+      `INSERT INTO deleted_ids (id, at) SELECT unnest($1::text[]), $2
+       ON CONFLICT (id) DO UPDATE SET at = excluded.at`,
+      [[...ids], at],
+    )
+    await this.q.query(
+      'DELETE FROM deleted_ids WHERE at < (SELECT at FROM deleted_ids ORDER BY at DESC OFFSET $1 LIMIT 1)',
+      [DELETED_KEEP - 1],
+    )
   }
   async latest(kind: number, pubkey: string, d: string): Promise<StoredRow | undefined> {
-    const [row] = await this.q<StoredRow[]>`
-      SELECT json, id, pubkey, kind, created_at, grp FROM events
-      WHERE kind = ${kind} AND pubkey = ${pubkey} AND d = ${pgText(d)}`
+    const [row] = await rows<StoredRow>(
+      this.q,
+      'SELECT json, id, pubkey, kind, created_at, grp FROM events WHERE kind = $1 AND pubkey = $2 AND d = $3',
+      [kind, pubkey, pgText(d)],
+    )
     return row && plain(row)
   }
   async ring(groupId: string, n: number): Promise<RingEntry[]> {
-    const rows = await this.q<RingEntry[]>`
-      SELECT e.id, e.pubkey FROM tags t JOIN events e ON e.seq = t.event
-      WHERE t.name = 'h' AND t.value = ${pgText(groupId)}
-      ORDER BY t.created_at DESC, t.event DESC LIMIT ${n}`
-    return rows.map((r) => ({ id: r.id, pubkey: r.pubkey }))
+    const ring = await rows<RingEntry>(
+      this.q,
+      `SELECT e.id, e.pubkey FROM tags t JOIN events e ON e.seq = t.event
+       WHERE t.name = 'h' AND t.value = $1 ORDER BY t.created_at DESC, t.event DESC LIMIT $2`,
+      [pgText(groupId), n],
+    )
+    return ring.map((r) => ({ id: r.id, pubkey: r.pubkey }))
   }
   async saveGroup(g: GroupRecord): Promise<void> {
     const state = JSON.stringify(g)
     if (!this.overlay.has(g.id) && this.read.get(g.id) === state) return
     await this.lock(g.id)
-    const [row] = await this.q<{ version: number }[]>`
-      INSERT INTO groups (id, state, version) VALUES (${pgText(g.id)}, ${state}, 1)
-      ON CONFLICT (id) DO UPDATE SET state = excluded.state, version = groups.version + 1
-      RETURNING version`
+    const [row] = await rows<{ version: number }>(
+      this.q,
+      `INSERT INTO groups (id, state, version) VALUES ($1, $2, 1)
+       ON CONFLICT (id) DO UPDATE SET state = excluded.state, version = groups.version + 1 RETURNING version`,
+      [pgText(g.id), state],
+    )
     const v = row?.version ?? 1
     this.overlay.set(g.id, { g, v })
     this.versions.set(g.id, v)
   }
   async dropGroup(id: string): Promise<void> {
     await this.lock(id)
-    const [row] = await this.q<{ version: number }[]>`
-      DELETE FROM groups WHERE id = ${pgText(id)} RETURNING version`
+    const [row] = await rows<{ version: number }>(
+      this.q,
+      'DELETE FROM groups WHERE id = $1 RETURNING version',
+      [pgText(id)],
+    )
     const v = (row?.version ?? 0) + 1
     this.overlay.set(id, { g: null, v })
     this.versions.set(id, -1)
@@ -440,21 +556,23 @@ function plain(r: StoredRow): StoredRow {
   return { json: r.json, id: r.id, pubkey: r.pubkey, kind: r.kind, created_at: r.created_at, grp: r.grp }
 }
 
-async function getRow(q: Sql | Tx, id: string): Promise<StoredRow | undefined> {
+async function getRow(q: Q, id: string): Promise<StoredRow | undefined> {
   if (id.includes('\u0000')) return undefined
-  const [row] = await q<
-    StoredRow[]
-  >`SELECT json, id, pubkey, kind, created_at, grp FROM events WHERE id = ${id}`
+  const [row] = await rows<StoredRow>(
+    q,
+    'SELECT json, id, pubkey, kind, created_at, grp FROM events WHERE id = $1',
+    [id],
+  )
   return row && plain(row)
 }
 
-async function wasDeleted(q: Sql | Tx, id: string): Promise<boolean> {
+async function wasDeleted(q: Q, id: string): Promise<boolean> {
   if (id.includes('\u0000')) return false
-  return (await q`SELECT 1 FROM deleted_ids WHERE id = ${id}`).length > 0
+  return (await rows(q, 'SELECT 1 FROM deleted_ids WHERE id = $1', [id])).length > 0
 }
 
 /** The SQL of one NIP-01 filter (the same plan as SQLite's: drive by `#h`, `#d` or the first tag). */
-async function queryRows(q: Sql | Tx, filter: Filter, limit: number, offset: number): Promise<StoredRow[]> {
+async function queryRows(q: Q, filter: Filter, limit: number, offset: number): Promise<StoredRow[]> {
   const where: string[] = []
   const params: Param[] = []
   const p = (v: Param) => {
@@ -496,6 +614,5 @@ async function queryRows(q: Sql | Tx, filter: Filter, limit: number, offset: num
   const text = distinct
     ? `SELECT ${cols} FROM (SELECT DISTINCT ${cols} ${body}) e ${order}`
     : `SELECT ${cols} ${body} ${order}`
-  const rows = (await q.unsafe(text, params, { prepare: true })) as unknown as StoredRow[]
-  return rows.map(plain)
+  return (await rows<StoredRow>(q, text, params)).map(plain)
 }
