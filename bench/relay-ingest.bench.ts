@@ -29,7 +29,11 @@ async function round(): Promise<{ ours: number; baseline: number; share: number 
     verifying += performance.now() - t
     return ok
   }
-  const relay = await startRelay({ rateLimit: { events: 1e9, perSeconds: 1 }, verifyEvent: timedVerify })
+  const relay = await startRelay({
+    profile: 'strict',
+    rateLimit: { events: 1e9, perSeconds: 1 },
+    verifyEvent: timedVerify,
+  })
   const group = await relay.createGroup({ name: 'bench' })
   const ws = new WebSocket(relay.url)
   await new Promise((resolve) => ws.once('open', resolve))

@@ -7,6 +7,14 @@ import type { Peer, RelayContext, Subscription } from './context'
 import { RateLimiter } from './rate-limit'
 import { parseMessage } from './wire'
 
+/** Frames queued before the socket is paused, and the mark below which it is read again. */
+const QUEUE_HIGH = 256
+const QUEUE_LOW = 64
+/** How long one connection's frames may run before other connections get a turn, ms. */
+const SLICE_MS = 4
+/** Frames shorter than this are gathered into one write per turn of the event loop. */
+const CORK_BELOW = 4096
+
 /** What a connection hands on once a frame is understood (the query and intake parts). */
 export interface MessageHandlers {
   event(conn: Connection, event: NostrEvent): Promise<void>
@@ -28,7 +36,10 @@ export class Connection implements Peer {
   /** Answered the last heartbeat ping. */
   alive = true
   readonly remote: string
-  private queue: Promise<void> = Promise.resolve()
+  /** Frames received and not yet handled, oldest first. */
+  private readonly pending: string[] = []
+  private draining = false
+  private corked = false
 
   constructor(
     readonly ws: WebSocket,
@@ -44,20 +55,49 @@ export class Connection implements Peer {
         this.send(['NOTICE', 'invalid: binary frames are not supported'])
         return
       }
-      const text = data.toString()
-      this.queue = this.queue.then(() =>
-        // Messages still queued when the client leaves are dropped unanswered.
-        (this.open ? this.onMessage(text) : Promise.resolve()).catch((err) => {
-          this.ctx.log(`error ${this.remote} ${(err as Error).stack ?? err}`)
-          this.send(['NOTICE', 'error: internal error'])
-        }),
-      )
+      this.pending.push(data.toString())
+      // Backpressure: past the queue's high mark, stop reading the socket until it drains.
+      if (this.pending.length >= QUEUE_HIGH && !this.ws.isPaused) this.ws.pause()
+      if (!this.draining) void this.drain()
     })
     ws.on('error', () => ws.terminate())
     ws.on('pong', () => {
       this.alive = true
     })
     this.send(['AUTH', this.challenge])
+  }
+
+  /**
+   * Handles queued frames one at a time, in order. After a few milliseconds of work it yields to
+   * the event loop so other connections are served between one client's frames.
+   */
+  private async drain(): Promise<void> {
+    this.draining = true
+    let slice = performance.now()
+    while (this.pending.length > 0) {
+      // Frames still queued when the client leaves are dropped unanswered.
+      if (!this.open) {
+        this.pending.length = 0
+        break
+      }
+      const text = this.pending.shift() as string
+      try {
+        await this.onMessage(text)
+      } catch (err) {
+        this.ctx.log(`error ${this.remote} ${(err as Error).stack ?? err}`)
+        this.send(['NOTICE', 'error: internal error'])
+      }
+      if (this.ws.isPaused && this.pending.length <= QUEUE_LOW && this.open) this.ws.resume()
+      if (performance.now() - slice > SLICE_MS) {
+        await new Promise((resolve) => setImmediate(resolve))
+        slice = performance.now()
+      }
+    }
+    this.draining = false
+  }
+
+  get buffered(): number {
+    return this.ws.bufferedAmount
   }
 
   get open(): boolean {
@@ -74,6 +114,16 @@ export class Connection implements Peer {
       this.ctx.log(`slow ${this.remote}: closing`)
       this.ws.close(1008, 'too slow to read')
       return
+    }
+    // Small frames sent in one turn of the event loop (OKs, live events) leave in one write.
+    const socket = (this.ws as unknown as { _socket?: { cork(): void; uncork(): void } })._socket
+    if (socket && !this.corked && text.length < CORK_BELOW) {
+      this.corked = true
+      socket.cork()
+      setImmediate(() => {
+        this.corked = false
+        socket.uncork()
+      })
     }
     this.ws.send(text)
   }

@@ -1,7 +1,7 @@
 export { RelayError, RelayOptionError } from './errors'
 export type { GroupState } from './groups/record'
 export type { CreateGroupOptions, DemoInfo, RelayHandle } from './handle'
-export { LIMITS } from './limits'
+export { LIMITS, type RelayLimits } from './limits'
 export type { RelayOptions, RelayProfile } from './options'
 export { isRelayProfile, PROFILES, type ProfileMessages, type ProfilePolicy } from './profiles'
 export { startRelay } from './relay'

@@ -321,10 +321,15 @@ export class Intake {
   }
 }
 
-/** Writes (or removes, when undefined and present) a group record inside the unit. */
+/**
+ * Writes (or removes, when undefined and present) a group record inside the unit; nothing when the
+ * record is the one already stored, so a plain message does not rewrite its group.
+ */
 async function setGroup(tx: StoreTransaction, id: string, g: GroupRecord | undefined): Promise<void> {
+  const current = await tx.group(id)
+  if (g === current) return
   if (g) await tx.saveGroup(g)
-  else if (await tx.group(id)) await tx.dropGroup(id)
+  else if (current) await tx.dropGroup(id)
 }
 
 /**

@@ -10,6 +10,8 @@ export interface Subscriber extends Peer {
   readonly subs: Map<string, Subscription>
   /** Still open. */
   readonly open: boolean
+  /** Bytes sent and not yet handed to the network. */
+  readonly buffered: number
   /** Resolves when the client has read enough of its output to send more (false: it is gone). */
   drained(): Promise<boolean>
 }
@@ -107,8 +109,9 @@ export class QuerySide {
             if (sent.has(row.id)) continue
             sent.add(row.id)
             conn.sendRaw(`${prefix}${row.json}]`)
+            // Paced per event: a page of large events must not pile up past the memory cap.
+            if (conn.buffered > this.ctx.limits.pacingBytes && !(await conn.drained())) return
           }
-          if (!(await conn.drained())) return
         }
       }
     } catch (err) {

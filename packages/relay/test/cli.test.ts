@@ -76,6 +76,45 @@ describe('roost-relay CLI', () => {
     expect(parseCli(['--wat'])).toMatchObject({ ok: false, help: false })
   })
 
+  it('exposes the operator’s knobs: --url (repeatable), --rate-limit and one flag per cap', () => {
+    expect(
+      parseCli([
+        '--url',
+        'wss://relay.example.com',
+        '--url',
+        'ws://10.0.0.2:7777',
+        '--rate-limit',
+        '50/10',
+        '--max-connections-per-ip',
+        '20',
+        '--max-query-cost',
+        '5000',
+        '--max-future-seconds',
+        '120',
+      ]),
+    ).toMatchObject({
+      ok: true,
+      options: {
+        urls: ['wss://relay.example.com', 'ws://10.0.0.2:7777'],
+        rateLimit: { events: 50, perSeconds: 10 },
+        limits: { maxConnectionsPerIp: 20, maxQueryCost: 5000, maxFutureSeconds: 120 },
+      },
+    })
+    expect(parseCli(['--rate-limit', '0'])).toMatchObject({ ok: true, options: { rateLimit: { events: 0 } } })
+    expect(parseCli(['--rate-limit', 'fast'])).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/--rate-limit/),
+    })
+    expect(parseCli(['--url', 'http://x'])).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/--url/),
+    })
+    expect(parseCli(['--max-filters', '0'])).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/--max-filters/),
+    })
+  })
+
   it('serves a usable relay with --demo, prints the invite code, logs at --verbose and exits 0 on SIGTERM', async () => {
     const p = run(['--port', '0', '--db', ':memory:', '--demo', '--verbose'])
     const [, url] = await p.waitFor(/listening on (ws:\/\/\S+)/)

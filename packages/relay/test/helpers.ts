@@ -267,3 +267,18 @@ export class RawClient {
 
 /** `['h', id]` plus extra tags. */
 export const h = (id: string, ...tags: string[][]): string[][] => [['h', id], ...tags]
+
+/** Signs many events fast (nostr-wasm), for tests that need bulk traffic. */
+export async function signMany(
+  u: User,
+  templates: (Partial<EventTemplate> & { kind: number })[],
+): Promise<NostrEvent[]> {
+  const { initNostrWasm } = await import('nostr-wasm')
+  const nw = await initNostrWasm()
+  const now = Math.floor(Date.now() / 1000)
+  return templates.map((t) => {
+    const e = { content: '', tags: [], created_at: now, ...t } as unknown as NostrEvent
+    nw.finalizeEvent(e, u.sk)
+    return e
+  })
+}

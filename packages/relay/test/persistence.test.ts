@@ -1,6 +1,7 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import Database from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
 import { connect, fetch, h, publish, relay, user } from './helpers'
 
@@ -61,5 +62,24 @@ describe('persistence', () => {
     const a = await relay()
     const b = await relay()
     expect(a.pubkey).not.toBe(b.pubkey)
+  })
+
+  it('the group record is written only when the group changes, not for every message', async () => {
+    const db = tempDb()
+    const r = await relay({ db })
+    const admin = user()
+    const g = await r.createGroup({ name: 'Quiet', admins: [admin.pk] })
+    // Count the relay's writes to its group records with a trigger in the same file.
+    const watcher = new Database(db)
+    watcher.exec(`CREATE TABLE group_writes (id TEXT);
+      CREATE TRIGGER count_group_writes AFTER UPDATE ON groups BEGIN INSERT INTO group_writes VALUES (new.id); END;`)
+    const writes = () => (watcher.prepare('SELECT count(*) AS n FROM group_writes').get() as { n: number }).n
+    const c = await connect(r.url)
+    for (let i = 0; i < 5; i++)
+      expect((await publish(c, user().sign({ kind: 9, tags: h(g), content: `m${i}` }))).ok).toBe(true)
+    expect(writes()).toBe(0)
+    expect((await publish(c, admin.sign({ kind: 9002, tags: h(g, ['name', 'Renamed']) }))).ok).toBe(true)
+    expect(writes()).toBe(1)
+    watcher.close()
   })
 })

@@ -113,4 +113,25 @@ describe('rule 23: previous', () => {
       true,
     )
   })
+
+  it('the ring rebuilt from storage is in arrival order: a late-dated event that arrived last stays in the window', async () => {
+    const { mkdtempSync } = await import('node:fs')
+    const { tmpdir } = await import('node:os')
+    const { join } = await import('node:path')
+    const db = join(mkdtempSync(join(tmpdir(), 'roost-relay-')), 'r.db')
+    const clock = new TestClock()
+    const first = await relay({ db, clock: clock.now, rateLimit: { events: 0, perSeconds: 1 } })
+    const c1 = await connect(first.url)
+    const g = await first.createGroup({})
+    for (let i = 0; i < 55; i++)
+      await publish(c1, user(clock).sign({ kind: 9, tags: h(g), content: `m${i}` }))
+    // Signed two minutes ago (within the late window), arriving after 55 newer-dated messages.
+    const late = user(clock).sign({ kind: 9, tags: h(g), content: 'late', created_at: clock.now() - 120 })
+    expect((await publish(c1, late)).ok).toBe(true)
+    await first.close()
+    const second = await relay({ db, clock: clock.now })
+    const c2 = await connect(second.url)
+    const reply = user(clock).sign({ kind: 9, tags: h(g, ['previous', late.id.slice(0, 8)]), content: 're' })
+    expect(await publish(c2, reply)).toEqual({ ok: true, message: '' })
+  })
 })

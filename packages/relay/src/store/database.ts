@@ -81,9 +81,10 @@ export class EventDatabase {
       trimDeleted: s.prepare(
         `DELETE FROM deleted_ids WHERE id NOT IN (SELECT id FROM deleted_ids ORDER BY at DESC LIMIT ${DELETED_KEEP})`,
       ),
+      // Arrival order (rowid), not created_at: a late-dated event that arrived last is the newest.
       ring: s.prepare<[string, number], { id: string; pubkey: string }>(
-        `SELECT e.id, e.pubkey FROM tags t JOIN events e ON e.rowid = t.event
-         WHERE t.name = 'h' AND t.value = ? ORDER BY t.created_at DESC, e.rowid DESC LIMIT ?`,
+        `SELECT id, pubkey FROM events WHERE grp = ? AND (kind < 39000 OR kind > 39005)
+         ORDER BY rowid DESC LIMIT ?`,
       ),
       groupRows: s.prepare<[string, string], { id: string }>(
         'SELECT id FROM events WHERE grp = ? AND id != ?',
@@ -221,7 +222,7 @@ export class EventDatabase {
     return stmt
   }
 
-  /** The newest `n` events of a group (any kind, any author), newest first: the `previous` ring. */
+  /** The last `n` events of a group to arrive (any kind, any author), newest first: the `previous` ring. */
   ring(groupId: string, n: number): { id: string; pubkey: string }[] {
     return this.stmts.ring.all(groupId, n)
   }

@@ -380,8 +380,8 @@ class PgTransaction implements StoreTransaction {
   readonly versions = new Map<string, number>()
   /** Events to announce, in order. */
   readonly events: NostrEvent[] = []
-  /** Groups whose lock this transaction holds, with the record as read (JSON, or null when absent). */
-  private readonly read = new Map<string, string | null>()
+  /** Records read under this transaction's locks (JSON and the parsed record; null when absent). */
+  private readonly read = new Map<string, { json: string; g: GroupRecord } | null>()
   private readonly locked = new Set<string>()
 
   constructor(
@@ -405,12 +405,16 @@ class PgTransaction implements StoreTransaction {
   async group(id: string): Promise<GroupRecord | undefined> {
     const mine = this.overlay.get(id)
     if (mine) return mine.g ?? undefined
+    // Held under its lock, a record read once cannot change until this transaction ends.
+    const known = this.read.get(id)
+    if (known !== undefined) return known?.g
     await this.lock(id)
     const [row] = await rows<{ state: string }>(this.q, 'SELECT state FROM groups WHERE id = $1', [
       pgText(id),
     ])
-    this.read.set(id, row?.state ?? null)
-    return row ? (JSON.parse(row.state) as GroupRecord) : undefined
+    const record = row ? { json: row.state, g: JSON.parse(row.state) as GroupRecord } : null
+    this.read.set(id, record)
+    return record?.g
   }
   wasDeleted(id: string): Promise<boolean> {
     return wasDeleted(this.q, id)
@@ -518,15 +522,16 @@ class PgTransaction implements StoreTransaction {
   async ring(groupId: string, n: number): Promise<RingEntry[]> {
     const ring = await rows<RingEntry>(
       this.q,
-      `SELECT e.id, e.pubkey FROM tags t JOIN events e ON e.seq = t.event
-       WHERE t.name = 'h' AND t.value = $1 ORDER BY t.created_at DESC, t.event DESC LIMIT $2`,
+      // Arrival order: the group's lock serializes its inserts, so seq is the order they were accepted.
+      `SELECT id, pubkey FROM events WHERE grp = $1 AND (kind < 39000 OR kind > 39005)
+       ORDER BY seq DESC LIMIT $2`,
       [pgText(groupId), n],
     )
     return ring.map((r) => ({ id: r.id, pubkey: r.pubkey }))
   }
   async saveGroup(g: GroupRecord): Promise<void> {
     const state = JSON.stringify(g)
-    if (!this.overlay.has(g.id) && this.read.get(g.id) === state) return
+    if (!this.overlay.has(g.id) && this.read.get(g.id)?.json === state) return
     await this.lock(g.id)
     const [row] = await rows<{ version: number }>(
       this.q,

@@ -23,8 +23,15 @@ export class SqliteStore implements EventStore {
   private tail: Promise<unknown> | undefined
   private running = 0
 
+  private readonly tx
+
   constructor(path: string, relayKey: () => string) {
     this.db = new EventDatabase(path, relayKey)
+    this.tx = {
+      begin: this.db.sql.prepare('BEGIN IMMEDIATE'),
+      commit: this.db.sql.prepare('COMMIT'),
+      rollback: this.db.sql.prepare('ROLLBACK'),
+    }
     for (const g of this.db.loadGroups()) this.records.set(g.id, g)
   }
 
@@ -32,17 +39,17 @@ export class SqliteStore implements EventStore {
     const run = async (): Promise<T> => {
       this.running++
       const tx = new SqliteTransaction(this)
-      this.db.sql.exec('BEGIN IMMEDIATE')
+      this.tx.begin.run()
       try {
         const out = await fn(tx)
-        this.db.sql.exec('COMMIT')
+        this.tx.commit.run()
         for (const [id, g] of tx.overlay) {
           if (g) this.records.set(id, g)
           else this.records.delete(id)
         }
         return out
       } catch (err) {
-        if (this.db.sql.inTransaction) this.db.sql.exec('ROLLBACK')
+        if (this.db.sql.inTransaction) this.tx.rollback.run()
         this.rings.clear()
         throw err
       } finally {

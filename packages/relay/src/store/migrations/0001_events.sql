@@ -15,7 +15,7 @@ CREATE INDEX events_created ON events (created_at DESC);
 CREATE INDEX events_kind ON events (kind, created_at DESC);
 CREATE INDEX events_pubkey ON events (pubkey, created_at DESC);
 CREATE INDEX events_replace ON events (kind, pubkey, d) WHERE d IS NOT NULL;
-CREATE INDEX events_grp ON events (grp) WHERE grp IS NOT NULL;
+CREATE INDEX events_grp ON events (grp, seq DESC) WHERE grp IS NOT NULL;
 
 CREATE TABLE tags (
   event bigint NOT NULL REFERENCES events (seq) ON DELETE CASCADE,
