@@ -1,15 +1,17 @@
 import { defineConfig } from 'vitest/config'
 import { sourceResolve } from './source-conditions.ts'
 
+const relayTests = 'packages/relay/test/**/*.test.ts'
+/** Tests that never open a store: they run once, with the SQLite project. */
+const storeFree = ['cli', 'exports', 'layers', 'pure', 'query-model', 'verify'].map(
+  (name) => `packages/relay/test/${name}.test.ts`,
+)
+/** Tests of several relay processes on one database: PostgreSQL only. */
+const clusterTests = 'packages/relay/test/cluster*.test.ts'
+
 export default defineConfig({
   ...sourceResolve,
   test: {
-    include: [
-      'packages/*/test/**/*.test.ts',
-      'packages/*/test/**/*.test.tsx',
-      'apps/*/test/unit/**/*.test.ts',
-      'test/*.test.ts',
-    ],
     exclude: ['**/node_modules/**', '**/*.browser.test.ts'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
@@ -19,5 +21,39 @@ export default defineConfig({
       exclude: ['**/*.test.ts'],
       reporter: ['text-summary', 'text'],
     },
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: [
+            'packages/*/test/**/*.test.ts',
+            'packages/*/test/**/*.test.tsx',
+            'apps/*/test/unit/**/*.test.ts',
+            'test/*.test.ts',
+          ],
+          exclude: ['**/node_modules/**', '**/*.browser.test.ts', relayTests],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'relay-sqlite',
+          include: [relayTests],
+          exclude: ['**/node_modules/**', clusterTests],
+        },
+      },
+      {
+        // The same relay suite on PostgreSQL (a throwaway server per run), plus the cluster tests.
+        extends: true,
+        test: {
+          name: 'relay-postgres',
+          include: [relayTests],
+          exclude: ['**/node_modules/**', ...storeFree],
+          env: { ROOST_TEST_BACKEND: 'postgres' },
+          globalSetup: ['packages/relay/test/pg-setup.ts'],
+        },
+      },
+    ],
   },
 })

@@ -4,17 +4,20 @@ import { parseArgs } from 'node:util'
 import { isRelayProfile, type RelayProfile } from './index'
 import { LIMITS, type RelayLimits } from './limits'
 import type { RelayOptions } from './options'
+import { isPostgresUrl, redactDbUrl } from './store/db-url'
 
 export const USAGE = `Usage: roost-relay [options]
 
-A NIP-29 groups relay (NIP-01/09/11/29/42) on one SQLite file.
+A NIP-29 groups relay (NIP-01/09/11/29/42) on one SQLite file, or on PostgreSQL shared by
+several relay processes.
 
 Options:
   --port <n>           TCP port (default 7777; 0 picks a free one)
   --host <addr>        interface to bind (default 127.0.0.1)
   --url <ws-url>       public URL clients use, checked in NIP-42 AUTH (repeatable;
                        default the listen address). Behind a proxy: --url wss://relay.example.com
-  --db <path>          SQLite file, or :memory: (default .roost/relay.db)
+  --db <path|url>      SQLite file, :memory:, or postgres://user:pass@host/db to share one
+                       PostgreSQL database among several relay processes (default .roost/relay.db)
   --secret-key <hex>   relay signing key (default: generated once, kept in the db)
   --profile <name>     roost | strict | relay29 | groups_relay | zooid | pyramid (default roost)
   --static <dir>       serve this directory over HTTP on the same port
@@ -162,14 +165,15 @@ export async function main(argv: string[]): Promise<void> {
     return
   }
   const { options } = parsed
-  if (options.db && options.db !== ':memory:') mkdirSync(dirname(options.db), { recursive: true })
+  if (options.db && options.db !== ':memory:' && !isPostgresUrl(options.db))
+    mkdirSync(dirname(options.db), { recursive: true })
   if (parsed.verbose) options.log = (line) => process.stderr.write(`${new Date().toISOString()} ${line}\n`)
   const { startRelay } = await import('./relay')
   const relay = await startRelay(options)
   const out = [
     `roost-relay listening on ${relay.url} (profile ${options.profile ?? 'roost'})`,
     `  relay key (self): ${relay.pubkey}`,
-    `  database:         ${options.db}`,
+    `  database:         ${redactDbUrl(options.db ?? '')}`,
   ]
   if (options.urls) out.push(`  public URLs:      ${options.urls.join(' ')}`)
   if (options.staticDir)

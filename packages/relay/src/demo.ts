@@ -32,7 +32,7 @@ export async function seedDemo(engine: Engine): Promise<DemoInfo> {
   const get = (k: string) => engine.store.getMeta(k)
   const set = (k: string, v: string) => engine.store.setMeta(k, v)
   const keys: Uint8Array[] = []
-  for (const name of USERS) keys.push(await keptKey(get, set, `demo_key_${name}`))
+  for (const name of USERS) keys.push(await keptKey(engine.store, `demo_key_${name}`))
   const pubkeys = keys.map((k) => getPublicKey(k))
   const [alice, bob, carol] = pubkeys as [string, string, string]
   if (!(await get('demo_profiles'))) {

@@ -14,7 +14,7 @@ import type { RelayOptions } from './options'
 import { PROFILES } from './profiles'
 import { QuerySide } from './query'
 import { prefixed } from './reasons'
-import { SqliteStore } from './store/sqlite'
+import { openStore } from './store/open'
 import type { EventStore } from './store/store'
 
 /** Profiles, contacts, deletions, relay and group lists, DM relays, NIP-46 signer traffic, app data (NIP-RS). */
@@ -50,12 +50,10 @@ export class Engine {
     const urls = (opts.urls ?? []).map(publicUrl)
     const given = opts.secretKey === undefined ? undefined : secretKeyBytes(opts.secretKey)
     let pubkey = ''
-    const store: EventStore = new SqliteStore(opts.db ?? ':memory:', () => pubkey)
-    const get = (k: string) => store.getMeta(k)
-    const set = (k: string, v: string) => store.setMeta(k, v)
-    const secret = given ?? (await keptKey(get, set, 'secret_key'))
+    const store: EventStore = await openStore(opts.db ?? ':memory:', () => pubkey, opts.log)
+    const secret = given ?? (await keptKey(store, 'secret_key'))
     pubkey = getPublicKey(secret)
-    const ownerPubkey = policy.separateOwnerKey ? getPublicKey(await keptKey(get, set, 'owner_key')) : pubkey
+    const ownerPubkey = policy.separateOwnerKey ? getPublicKey(await keptKey(store, 'owner_key')) : pubkey
     const clock = opts.clock ?? (() => Math.floor(Date.now() / 1000))
     let engine: Engine
     const ctx: RelayContext = {

@@ -183,6 +183,7 @@ export class Intake {
   private async store(batch: Batch, event: NostrEvent): Promise<InsertResult> {
     if (isEphemeral(event.kind)) {
       batch.out.push(event)
+      await batch.tx.announce(event)
       return 'saved'
     }
     const r = await batch.tx.insert(event)

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js'
 import { generateSecretKey } from 'nostr-tools/pure'
 import { RelayOptionError } from './errors'
+import type { EventStore } from './store/store'
 
 /** Parses a secret key given as 64 hex characters or 32 bytes; throws a RelayError otherwise. */
 export function secretKeyBytes(key: string | Uint8Array): Uint8Array {
@@ -13,18 +14,27 @@ export function secretKeyBytes(key: string | Uint8Array): Uint8Array {
   return hexToBytes(key.toLowerCase())
 }
 
-/** Loads a key kept under `name`, or generates and keeps one. */
+/**
+ * Loads a key kept under `name` in the store's settings, or generates and keeps one. A fresh key is
+ * claimed (kept only when none is), so processes starting together on one database agree on it.
+ */
 export async function keptKey(
-  get: (k: string) => Promise<string | undefined>,
-  set: (k: string, v: string) => Promise<void>,
+  meta: Pick<EventStore, 'getMeta' | 'setMeta' | 'claimMeta'>,
   name: string,
 ): Promise<Uint8Array> {
-  const stored = await get(name)
-  if (stored && /^[0-9a-f]{64}$/.test(stored)) return hexToBytes(stored)
-  const fresh = generateSecretKey()
-  await set(name, bytesToHex(fresh))
-  return fresh
+  const stored = await meta.getMeta(name)
+  if (stored !== undefined && KEY_HEX.test(stored)) return hexToBytes(stored)
+  const fresh = bytesToHex(generateSecretKey())
+  if (stored !== undefined) {
+    // A kept value that is not a key (edited by hand) is replaced.
+    await meta.setMeta(name, fresh)
+    return hexToBytes(fresh)
+  }
+  const kept = await meta.claimMeta(name, fresh)
+  return hexToBytes(KEY_HEX.test(kept) ? kept : fresh)
 }
+
+const KEY_HEX = /^[0-9a-f]{64}$/
 
 const ID_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789'
 

@@ -20,7 +20,10 @@ export interface RelayOptions {
   port?: number
   /** Interface to bind; '127.0.0.1' by default. */
   host?: string
-  /** SQLite file path, or ':memory:' (the default). Files are opened in WAL mode. */
+  /**
+   * Where events live: a SQLite file path (opened in WAL mode), ':memory:' (the default), or a
+   * `postgres://` URL that several relay processes can share (migrations are applied on start).
+   */
   db?: string
   /** The relay's signing key (hex or bytes). Without it the key is generated once and kept in the db. */
   secretKey?: string | Uint8Array

@@ -2,10 +2,13 @@
  * Test peers for the relay: a nostr-tools `Relay` over `ws` (the independent client), a raw socket
  * for wire-level assertions, and users with real keys. Everything opened here is closed in afterEach.
  */
+
+import { createHash, randomBytes } from 'node:crypto'
 import type { EventTemplate, Filter, NostrEvent } from 'nostr-tools'
 import { finalizeEvent, generateSecretKey, getPublicKey } from 'nostr-tools/pure'
 import { Relay, useWebSocketImplementation } from 'nostr-tools/relay'
-import { afterEach } from 'vitest'
+import pg from 'pg'
+import { afterAll, afterEach, inject } from 'vitest'
 import WebSocket from 'ws'
 import { type RelayHandle, type RelayOptions, startRelay } from '../src/index'
 
@@ -28,9 +31,43 @@ export class TestClock {
   }
 }
 
-/** Starts a relay on port 0 (closed after the test). */
+/** Which backend this run of the suite uses: the `relay-postgres` project sets ROOST_TEST_BACKEND. */
+export const BACKEND: 'sqlite' | 'postgres' =
+  process.env.ROOST_TEST_BACKEND === 'postgres' ? 'postgres' : 'sqlite'
+
+let admin: pg.Pool | undefined
+const created = new Set<string>()
+afterAll(async () => {
+  await admin?.end()
+  admin = undefined
+})
+
+/**
+ * A PostgreSQL database for a test relay, copied from the migrated template: a fresh one for
+ * `:memory:` (or none given), and one per file path (so a restart on the "same file" finds its data).
+ */
+export async function pgDatabase(db?: string): Promise<string> {
+  const base = inject('pgUrl')
+  const name =
+    db === undefined || db === ':memory:'
+      ? `t_${randomBytes(8).toString('hex')}`
+      : `f_${createHash('sha256').update(db).digest('hex').slice(0, 24)}`
+  if (!created.has(name)) {
+    admin ??= new pg.Pool({ connectionString: base, max: 2 })
+    const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])
+    if (exists.rowCount === 0)
+      await admin.query(`CREATE DATABASE ${name} TEMPLATE roost_template STRATEGY FILE_COPY`)
+    created.add(name)
+  }
+  const url = new URL(base)
+  url.pathname = `/${name}`
+  return url.href
+}
+
+/** Starts a relay on port 0 (closed after the test), on this run's backend. */
 export async function relay(opts: RelayOptions = {}): Promise<RelayHandle> {
-  const r = await startRelay({ port: 0, ...opts })
+  const db = BACKEND === 'postgres' ? await pgDatabase(opts.db) : opts.db
+  const r = await startRelay({ port: 0, ...opts, ...(db !== undefined && { db }) })
   cleanups.push(() => r.close())
   return r
 }

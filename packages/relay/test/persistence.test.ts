@@ -2,8 +2,9 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
+import pg from 'pg'
 import { describe, expect, it } from 'vitest'
-import { connect, fetch, h, publish, relay, user } from './helpers'
+import { BACKEND, connect, fetch, h, pgDatabase, publish, relay, user } from './helpers'
 
 const tempDb = () => join(mkdtempSync(join(tmpdir(), 'roost-relay-')), 'relay.db')
 
@@ -69,17 +70,34 @@ describe('persistence', () => {
     const r = await relay({ db })
     const admin = user()
     const g = await r.createGroup({ name: 'Quiet', admins: [admin.pk] })
-    // Count the relay's writes to its group records with a trigger in the same file.
-    const watcher = new Database(db)
-    watcher.exec(`CREATE TABLE group_writes (id TEXT);
+    // Count the relay's writes to its group records: a trigger in the same SQLite file, or the
+    // version PostgreSQL bumps on every write.
+    let writes: () => Promise<number>
+    let done: () => Promise<void>
+    if (BACKEND === 'postgres') {
+      const client = new pg.Client(await pgDatabase(db))
+      await client.connect()
+      const version = async () =>
+        Number((await client.query('SELECT version FROM groups WHERE id = $1', [g])).rows[0]?.version)
+      const base = await version()
+      writes = async () => (await version()) - base
+      done = () => client.end()
+    } else {
+      const watcher = new Database(db)
+      watcher.exec(`CREATE TABLE group_writes (id TEXT);
       CREATE TRIGGER count_group_writes AFTER UPDATE ON groups BEGIN INSERT INTO group_writes VALUES (new.id); END;`)
-    const writes = () => (watcher.prepare('SELECT count(*) AS n FROM group_writes').get() as { n: number }).n
+      writes = async () =>
+        (watcher.prepare('SELECT count(*) AS n FROM group_writes').get() as { n: number }).n
+      done = async () => {
+        watcher.close()
+      }
+    }
     const c = await connect(r.url)
     for (let i = 0; i < 5; i++)
       expect((await publish(c, user().sign({ kind: 9, tags: h(g), content: `m${i}` }))).ok).toBe(true)
-    expect(writes()).toBe(0)
+    expect(await writes()).toBe(0)
     expect((await publish(c, admin.sign({ kind: 9002, tags: h(g, ['name', 'Renamed']) }))).ok).toBe(true)
-    expect(writes()).toBe(1)
-    watcher.close()
+    expect(await writes()).toBe(1)
+    await done()
   })
 })

@@ -101,6 +101,14 @@ export class SqliteStore implements EventStore {
   setMeta(key: string, value: string): Promise<void> {
     return this.read(() => this.db.setMeta(key, value))
   }
+  claimMeta(key: string, value: string): Promise<string> {
+    return this.read(() => {
+      const kept = this.db.getMeta(key)
+      if (kept !== undefined) return kept
+      this.db.setMeta(key, value)
+      return value
+    })
+  }
   onRemote(): void {
     // One process owns the file: there are no other writers to hear from.
   }
@@ -167,6 +175,9 @@ class SqliteTransaction implements StoreTransaction {
       if (gid !== undefined) this.store.pushRing(gid, { id: event.id, pubkey: event.pubkey })
     }
     return r
+  }
+  async announce(): Promise<void> {
+    // One process: the engine broadcasts what the unit returns.
   }
   async deleteIds(ids: readonly string[]): Promise<number> {
     const n = this.db.deleteIds(ids)

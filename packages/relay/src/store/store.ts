@@ -54,6 +54,11 @@ export interface StoreTransaction extends StoreReader {
    * never passed here.
    */
   insert(event: NostrEvent): Promise<InsertResult>
+  /**
+   * Hands an ephemeral event (never stored) to the other relay processes once this unit commits, in
+   * order with the events it inserts (stored events are handed on by `insert` itself).
+   */
+  announce(event: NostrEvent): Promise<void>
   /** Deletes events by id; resolves to how many were removed. */
   deleteIds(ids: readonly string[]): Promise<number>
   /** Deletes every event of a group (`h` = id, and relay state with `d` = id) except `keepId`; resolves to the deleted ids. */
@@ -74,7 +79,8 @@ export interface StoreTransaction extends StoreReader {
 }
 
 /**
- * The relay's storage: the contract every backend implements (SQLite in `sqlite.ts`).
+ * The relay's storage: the contract every backend implements (SQLite in `sqlite.ts`, PostgreSQL in
+ * `postgres.ts`).
  *
  * Ordering and isolation, which the intake pipeline relies on:
  * - {@link EventStore.unit} runs the whole authorize-and-write of one event as one transaction. Units
@@ -108,6 +114,8 @@ export interface EventStore extends StoreReader {
   /** Relay-wide settings (signing keys, demo seed markers). */
   getMeta(key: string): Promise<string | undefined>
   setMeta(key: string, value: string): Promise<void>
+  /** Keeps `value` under `key` unless a value is kept already; resolves to the kept one (first writer wins). */
+  claimMeta(key: string, value: string): Promise<string>
   /** Registers a listener for events committed by other relay processes on the same database. */
   onRemote(listener: (event: NostrEvent) => void): void
   /** Closes the database; waits for running units. */

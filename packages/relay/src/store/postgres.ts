@@ -1,0 +1,623 @@
+import { randomBytes } from 'node:crypto'
+import type { Filter, NostrEvent } from 'nostr-tools'
+import pg from 'pg'
+import type { GroupRecord } from '../groups/record'
+import { groupColumn, isAddressable, isReplaceable } from './database'
+import { migrate } from './migrate'
+import type { EventStore, InsertResult, RingEntry, StoredRow, StoreTransaction } from './store'
+
+/** The NOTIFY channel every relay process on one database listens on. */
+export const FANOUT_CHANNEL = 'roost_events'
+/** Payloads above this many bytes go through the `fanout` table (NOTIFY takes at most 8,000). */
+const NOTIFY_MAX = 7000
+/** Tag values longer than this are not indexed (as on SQLite). */
+const MAX_INDEXED_VALUE = 512
+/** How many recently deleted ids are remembered (rule 14). */
+const DELETED_KEEP = 1024
+/** A unit that meets a deadlock or a serialization failure is run again, at most this many times. */
+const RETRIES = 8
+
+/** What both the pool and one checked-out client offer: a parameterized query. */
+type Q = Pick<pg.Pool, 'query'>
+type Param = string | number
+
+/** int8 (`created_at`, `seq`, versions) read as numbers: every value the relay keeps is a safe integer. */
+const types = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === 20
+      ? (v: string) => Number(v)
+      : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+}
+
+async function rows<T>(q: Q, text: string, params: unknown[] = []): Promise<T[]> {
+  return (await q.query(text, params)).rows as T[]
+}
+
+/** What one unit tells the other processes: the events it committed and the group records it wrote. */
+interface Fanout {
+  /** The process that committed it (a process skips its own). */
+  o: string
+  /** Committed and ephemeral events, in the order the unit produced them. */
+  e?: NostrEvent[]
+  /** Group ids written, with their new version (-1: dropped). */
+  g?: Record<string, number>
+  /** The payload was too large: read it from `fanout` at this seq. */
+  f?: number
+}
+
+/** Options of {@link PostgresStore.open}. */
+export interface PostgresStoreOptions {
+  /** Connections in the pool; 10 by default. */
+  max?: number
+  /** Where errors of the fan-out listener are reported. */
+  log?: (line: string) => void
+}
+
+/**
+ * Text PostgreSQL can hold: NUL is not allowed in `text`, so a value with NUL (or one starting with
+ * the escape mark) is stored as the mark followed by its JSON, which keeps the mapping one-to-one.
+ */
+export function pgText(s: string): string {
+  return s.includes('\u0000') || s.startsWith('\u0001') ? `\u0001${JSON.stringify(s)}` : s
+}
+
+const ignore = () => {}
+
+const isRetryable = (err: unknown) => {
+  const code = (err as { code?: string }).code
+  return code === '40P01' || code === '40001'
+}
+
+/** The advisory lock key of a group (a 64-bit hash computed by the server). */
+const groupKey = (id: string) => `g:${pgText(id)}`
+
+/**
+ * {@link EventStore} on PostgreSQL (15+), shared by any number of relay processes.
+ *
+ * - Each unit is one transaction that first takes the group's advisory lock; every other group whose
+ *   record it reads is locked as it is read, and a deadlock between units is retried. Within one
+ *   process, units of one group also queue in call order before taking a connection.
+ * - Replaceable and addressable inserts lock their address, so two processes never keep two versions.
+ * - Before committing, a unit NOTIFYs the events it stored (and relayed, when ephemeral) and the group
+ *   records it wrote; every other process refreshes those records and hands the events to its live
+ *   subscriptions, in commit order.
+ *
+ * @example
+ * const store = await PostgresStore.open('postgres://relay@db/roost', () => relayKey)
+ * await store.unit('general', (tx) => tx.insert(event)) // 'saved'
+ */
+export class PostgresStore implements EventStore {
+  /** The last committed record of each group this process knows, with its version. */
+  private readonly records = new Map<string, { g: GroupRecord; v: number }>()
+  private readonly listeners: ((event: NostrEvent) => void)[] = []
+  /** This process's mark on its notifications. */
+  private readonly origin = randomBytes(9).toString('base64')
+  /** The end of each group's in-process queue. */
+  private readonly queues = new Map<string, Promise<unknown>>()
+  private readonly running = new Set<Promise<unknown>>()
+  /** Notifications are handled one after another, in the order they arrive. */
+  private inbox: Promise<void> = Promise.resolve()
+  private closed = false
+  private listening = false
+  private sweep: NodeJS.Timeout | undefined
+  /** The connection that LISTENs (outside the pool), replaced when it drops. */
+  private listener: pg.Client | undefined
+  private relisten: NodeJS.Timeout | undefined
+
+  private constructor(
+    readonly pool: pg.Pool,
+    private readonly url: string,
+    private readonly relayKey: () => string,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  /** Connects, applies pending migrations, starts listening, then loads the group records. */
+  static async open(
+    url: string,
+    relayKey: () => string,
+    opts: PostgresStoreOptions = {},
+  ): Promise<PostgresStore> {
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: opts.max ?? 10,
+      application_name: 'roost-relay',
+      types,
+    })
+    // A pooled connection that dies while idle (a database restart) is dropped and replaced.
+    pool.on('error', () => {})
+    try {
+      await migrate(pool)
+      const store = new PostgresStore(pool, url, relayKey, opts.log ?? (() => {}))
+      await store.listen()
+      store.listening = true
+      await store.loadGroups()
+      store.sweep = setInterval(() => {
+        pool.query("DELETE FROM fanout WHERE at < now() - interval '5 minutes'").catch(() => {})
+      }, 60_000)
+      store.sweep.unref()
+      return store
+    } catch (err) {
+      await pool.end()
+      throw err
+    }
+  }
+
+  /** Opens the LISTEN connection; when it drops, {@link lost} opens another. */
+  private async listen(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.url, application_name: 'roost-relay', types })
+    this.listener = client
+    client.on('error', () => this.lost(client))
+    client.on('end', () => this.lost(client))
+    client.on('notification', (n) => {
+      if (n.channel === FANOUT_CHANNEL && n.payload !== undefined) this.heard(n.payload)
+    })
+    try {
+      await client.connect()
+      await client.query(`LISTEN ${FANOUT_CHANNEL}`)
+    } catch (err) {
+      if (this.listener === client) this.listener = undefined
+      client.end().catch(ignore)
+      throw err
+    }
+  }
+
+  /** The LISTEN connection dropped (a database restart): reconnect every half second until it holds. */
+  private lost(client: pg.Client): void {
+    if (this.listener !== client) return
+    this.listener = undefined
+    client.end().catch(ignore)
+    this.retryListen()
+  }
+
+  private retryListen(): void {
+    if (this.closed) return
+    this.relisten = setTimeout(() => {
+      this.listen().then(
+        () => this.relistened(),
+        () => this.retryListen(),
+      )
+    }, 500)
+  }
+
+  unit<T>(groupId: string | undefined, fn: (tx: StoreTransaction) => Promise<T>): Promise<T> {
+    if (this.closed) return Promise.reject(new Error('the store is closed'))
+    const run = () => this.attempt(groupId, fn)
+    let next: Promise<T>
+    if (groupId === undefined) next = run()
+    else {
+      next = (this.queues.get(groupId) ?? Promise.resolve()).then(run, run)
+      const settled = next.then(
+        () => undefined,
+        () => undefined,
+      )
+      this.queues.set(groupId, settled)
+      settled.then(() => {
+        if (this.queues.get(groupId) === settled) this.queues.delete(groupId)
+      })
+    }
+    this.running.add(next)
+    const done = () => this.running.delete(next)
+    next.then(done, done)
+    return next
+  }
+
+  private async attempt<T>(
+    groupId: string | undefined,
+    fn: (tx: StoreTransaction) => Promise<T>,
+  ): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      let tx: PgTransaction | undefined
+      try {
+        const value = await this.transaction(async (q) => {
+          tx = new PgTransaction(q, this.relayKey())
+          if (groupId !== undefined) await tx.lock(groupId)
+          const out = await fn(tx)
+          await this.announce(q, tx)
+          return out
+        })
+        if (tx) this.committed(tx)
+        return value
+      } catch (err) {
+        if (attempt < RETRIES && isRetryable(err)) continue
+        throw err
+      }
+    }
+  }
+
+  /** Runs `fn` in BEGIN … COMMIT on one pooled connection (ROLLBACK when it throws). */
+  private async transaction<T>(fn: (q: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect()
+    // A connection lost mid-transaction also emits 'error'; the failed query reports it.
+    client.on('error', ignore)
+    let broken: unknown
+    try {
+      await client.query('BEGIN')
+      const out = await fn(client)
+      await client.query('COMMIT')
+      return out
+    } catch (err) {
+      await client.query('ROLLBACK').catch((e: unknown) => {
+        broken = e
+      })
+      throw err
+    } finally {
+      client.off('error', ignore)
+      // A connection that failed to roll back is not given back to the pool.
+      client.release(broken instanceof Error ? broken : undefined)
+    }
+  }
+
+  /** NOTIFYs what the unit did, inside its transaction, so other processes hear it in commit order. */
+  private async announce(q: Q, tx: PgTransaction): Promise<void> {
+    if (tx.events.length === 0 && tx.versions.size === 0) return
+    const msg: Fanout = { o: this.origin }
+    if (tx.events.length > 0) msg.e = tx.events
+    if (tx.versions.size > 0) msg.g = Object.fromEntries(tx.versions)
+    let payload = JSON.stringify(msg)
+    if (Buffer.byteLength(payload) > NOTIFY_MAX) {
+      const [row] = await rows<{ seq: number }>(q, 'INSERT INTO fanout (payload) VALUES ($1) RETURNING seq', [
+        payload,
+      ])
+      payload = JSON.stringify({ o: this.origin, f: row?.seq })
+    }
+    await q.query('SELECT pg_notify($1, $2)', [FANOUT_CHANNEL, payload])
+  }
+
+  /** A unit committed: its records become this process's view. */
+  private committed(tx: PgTransaction): void {
+    for (const [id, entry] of tx.overlay) {
+      const known = this.records.get(id)
+      if (entry.g === null) {
+        if (!known || known.v <= entry.v) this.records.delete(id)
+      } else if (!known || known.v < entry.v) this.records.set(id, { g: entry.g, v: entry.v })
+    }
+  }
+
+  private heard(payload: string): void {
+    this.inbox = this.inbox
+      .then(() => this.receive(payload))
+      .catch((err) => this.log(`fan-out: ${(err as Error).message}`))
+  }
+
+  private async receive(payload: string): Promise<void> {
+    let msg = JSON.parse(payload) as Fanout
+    if (msg.o === this.origin || this.closed) return
+    if (msg.f !== undefined) {
+      const [row] = await rows<{ payload: string }>(this.pool, 'SELECT payload FROM fanout WHERE seq = $1', [
+        msg.f,
+      ])
+      if (!row) return
+      msg = JSON.parse(row.payload) as Fanout
+    }
+    const stale = Object.entries(msg.g ?? {})
+      .filter(([id, v]) => v < 0 || (this.records.get(id)?.v ?? 0) < v)
+      .map(([id]) => id)
+    if (stale.length > 0) await this.loadGroups(stale)
+    for (const event of msg.e ?? []) for (const l of this.listeners) l(event)
+  }
+
+  /** The listener reconnected (after a database restart): notifications may have been missed. */
+  private relistened(): void {
+    if (!this.listening) return
+    this.inbox = this.inbox.then(() => this.loadGroups()).catch(() => {})
+  }
+
+  /** Loads committed records (all, or the given ids) into this process's view. */
+  private async loadGroups(ids?: string[]): Promise<void> {
+    type Row = { id: string; state: string; version: number }
+    const found = ids
+      ? await rows<Row>(this.pool, 'SELECT id, state, version FROM groups WHERE id = ANY($1::text[])', [
+          ids.map(pgText),
+        ])
+      : await rows<Row>(this.pool, 'SELECT id, state, version FROM groups')
+    const seen = new Set<string>()
+    for (const r of found) {
+      const g = JSON.parse(r.state) as GroupRecord
+      seen.add(g.id)
+      const known = this.records.get(g.id)
+      if (!known || known.v <= r.version) this.records.set(g.id, { g, v: r.version })
+    }
+    for (const id of ids ?? [...this.records.keys()]) if (!seen.has(id)) this.records.delete(id)
+  }
+
+  async get(id: string): Promise<StoredRow | undefined> {
+    return getRow(this.pool, id)
+  }
+  query(filter: Filter, limit: number, offset = 0): Promise<StoredRow[]> {
+    return queryRows(this.pool, filter, limit, offset)
+  }
+  async group(id: string): Promise<GroupRecord | undefined> {
+    const [row] = await rows<{ state: string }>(this.pool, 'SELECT state FROM groups WHERE id = $1', [
+      pgText(id),
+    ])
+    return row ? (JSON.parse(row.state) as GroupRecord) : undefined
+  }
+  peekGroup(id: string): GroupRecord | undefined {
+    return this.records.get(id)?.g
+  }
+  wasDeleted(id: string): Promise<boolean> {
+    return wasDeleted(this.pool, id)
+  }
+  async getMeta(key: string): Promise<string | undefined> {
+    const [row] = await rows<{ value: string }>(this.pool, 'SELECT value FROM meta WHERE key = $1', [key])
+    return row?.value
+  }
+  async setMeta(key: string, value: string): Promise<void> {
+    await this.pool.query(
+      'INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+      [key, value],
+    )
+  }
+  async claimMeta(key: string, value: string): Promise<string> {
+    await this.pool.query('INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING', [
+      key,
+      value,
+    ])
+    return (await this.getMeta(key)) ?? value
+  }
+  onRemote(listener: (event: NostrEvent) => void): void {
+    this.listeners.push(listener)
+  }
+  async close(): Promise<void> {
+    if (this.closed) return
+    this.closed = true
+    clearInterval(this.sweep)
+    await Promise.allSettled([...this.running])
+    await this.inbox
+    clearTimeout(this.relisten)
+    const listener = this.listener
+    this.listener = undefined
+    await listener?.end().catch(() => {})
+    await this.pool.end()
+  }
+}
+
+/** The open transaction of one {@link PostgresStore.unit}. */
+class PgTransaction implements StoreTransaction {
+  /** Group records written by this unit (null: dropped) with their new versions. */
+  readonly overlay = new Map<string, { g: GroupRecord | null; v: number }>()
+  /** The versions to announce. */
+  readonly versions = new Map<string, number>()
+  /** Events to announce, in order. */
+  readonly events: NostrEvent[] = []
+  /** Records read under this transaction's locks (JSON and the parsed record; null when absent). */
+  private readonly read = new Map<string, { json: string; g: GroupRecord } | null>()
+  private readonly locked = new Set<string>()
+
+  constructor(
+    private readonly q: Q,
+    private readonly relayKey: string,
+  ) {}
+
+  /** Takes a group's advisory lock (held until the transaction ends). */
+  async lock(id: string): Promise<void> {
+    if (this.locked.has(id)) return
+    await this.q.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [groupKey(id)])
+    this.locked.add(id)
+  }
+
+  get(id: string): Promise<StoredRow | undefined> {
+    return getRow(this.q, id)
+  }
+  query(filter: Filter, limit: number, offset = 0): Promise<StoredRow[]> {
+    return queryRows(this.q, filter, limit, offset)
+  }
+  async group(id: string): Promise<GroupRecord | undefined> {
+    const mine = this.overlay.get(id)
+    if (mine) return mine.g ?? undefined
+    // Held under its lock, a record read once cannot change until this transaction ends.
+    const known = this.read.get(id)
+    if (known !== undefined) return known?.g
+    await this.lock(id)
+    const [row] = await rows<{ state: string }>(this.q, 'SELECT state FROM groups WHERE id = $1', [
+      pgText(id),
+    ])
+    const record = row ? { json: row.state, g: JSON.parse(row.state) as GroupRecord } : null
+    this.read.set(id, record)
+    return record?.g
+  }
+  wasDeleted(id: string): Promise<boolean> {
+    return wasDeleted(this.q, id)
+  }
+
+  async insert(event: NostrEvent): Promise<InsertResult> {
+    const q = this.q
+    let d: string | null = null
+    if (isReplaceable(event.kind)) d = ''
+    else if (isAddressable(event.kind)) d = pgText(event.tags.find((t) => t[0] === 'd')?.[1] ?? '')
+    if (d !== null) {
+      await q.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
+        `a:${event.kind}:${event.pubkey}:${d}`,
+      ])
+      const [old] = await rows<{ seq: number; id: string; created_at: number }>(
+        q,
+        'SELECT seq, id, created_at FROM events WHERE kind = $1 AND pubkey = $2 AND d = $3',
+        [event.kind, event.pubkey, d],
+      )
+      if (old) {
+        if (old.id === event.id) return 'duplicate'
+        const newer =
+          event.created_at > old.created_at || (event.created_at === old.created_at && event.id < old.id)
+        if (!newer) return 'stale'
+        await q.query('DELETE FROM events WHERE seq = $1', [old.seq])
+      }
+    }
+    const grp = groupColumn(event, this.relayKey)
+    const [row] = await rows<{ seq: number }>(
+      q,
+      `INSERT INTO events (id, pubkey, kind, created_at, d, grp, json) VALUES ($1, $2, $3, $4, $5, $6, $7)
+       ON CONFLICT (id) DO NOTHING RETURNING seq`,
+      [
+        event.id,
+        event.pubkey,
+        event.kind,
+        event.created_at,
+        d,
+        grp === null ? null : pgText(grp),
+        JSON.stringify(event),
+      ],
+    )
+    if (!row) return 'duplicate'
+    const names: string[] = []
+    const values: string[] = []
+    const seen = new Set<string>()
+    for (const [name, value] of event.tags) {
+      if (name === undefined || name.length !== 1 || name === '\u0000') continue
+      if (typeof value !== 'string' || value.length > MAX_INDEXED_VALUE) continue
+      const v = pgText(value)
+      const key = `${name}\u0000${v}`
+      if (seen.has(key)) continue
+      seen.add(key)
+      names.push(name)
+      values.push(v)
+    }
+    if (names.length > 0)
+      await q.query(
+        `INSERT INTO tags (event, name, value, created_at)
+         SELECT $1, n, v, $2 FROM unnest($3::text[], $4::text[]) AS x (n, v)`,
+        [row.seq, event.created_at, names, values],
+      )
+    this.events.push(event)
+    return 'saved'
+  }
+
+  announce(event: NostrEvent): Promise<void> {
+    this.events.push(event)
+    return Promise.resolve()
+  }
+
+  async deleteIds(ids: readonly string[]): Promise<number> {
+    if (ids.length === 0) return 0
+    const r = await this.q.query('DELETE FROM events WHERE id = ANY($1::text[])', [[...ids]])
+    return r.rowCount ?? 0
+  }
+  async deleteGroupEvents(groupId: string, keepId: string): Promise<string[]> {
+    const gone = await rows<{ id: string }>(
+      this.q,
+      'DELETE FROM events WHERE grp = $1 AND id <> $2 RETURNING id',
+      [pgText(groupId), keepId],
+    )
+    return gone.map((r) => r.id)
+  }
+  async rememberDeleted(ids: readonly string[], at: number): Promise<void> {
+    if (ids.length === 0) return
+    await this.q.query(
+      `INSERT INTO deleted_ids (id, at) SELECT unnest($1::text[]), $2
+       ON CONFLICT (id) DO UPDATE SET at = excluded.at`,
+      [[...ids], at],
+    )
+    await this.q.query(
+      'DELETE FROM deleted_ids WHERE at < (SELECT at FROM deleted_ids ORDER BY at DESC OFFSET $1 LIMIT 1)',
+      [DELETED_KEEP - 1],
+    )
+  }
+  async latest(kind: number, pubkey: string, d: string): Promise<StoredRow | undefined> {
+    const [row] = await rows<StoredRow>(
+      this.q,
+      'SELECT json, id, pubkey, kind, created_at, grp FROM events WHERE kind = $1 AND pubkey = $2 AND d = $3',
+      [kind, pubkey, pgText(d)],
+    )
+    return row && plain(row)
+  }
+  async ring(groupId: string, n: number): Promise<RingEntry[]> {
+    const ring = await rows<RingEntry>(
+      this.q,
+      // Arrival order: the group's lock serializes its inserts, so seq is the order they were accepted.
+      `SELECT id, pubkey FROM events WHERE grp = $1 AND (kind < 39000 OR kind > 39005)
+       ORDER BY seq DESC LIMIT $2`,
+      [pgText(groupId), n],
+    )
+    return ring.map((r) => ({ id: r.id, pubkey: r.pubkey }))
+  }
+  async saveGroup(g: GroupRecord): Promise<void> {
+    const state = JSON.stringify(g)
+    if (!this.overlay.has(g.id) && this.read.get(g.id)?.json === state) return
+    await this.lock(g.id)
+    const [row] = await rows<{ version: number }>(
+      this.q,
+      `INSERT INTO groups (id, state, version) VALUES ($1, $2, 1)
+       ON CONFLICT (id) DO UPDATE SET state = excluded.state, version = groups.version + 1 RETURNING version`,
+      [pgText(g.id), state],
+    )
+    const v = row?.version ?? 1
+    this.overlay.set(g.id, { g, v })
+    this.versions.set(g.id, v)
+  }
+  async dropGroup(id: string): Promise<void> {
+    await this.lock(id)
+    const [row] = await rows<{ version: number }>(
+      this.q,
+      'DELETE FROM groups WHERE id = $1 RETURNING version',
+      [pgText(id)],
+    )
+    const v = (row?.version ?? 0) + 1
+    this.overlay.set(id, { g: null, v })
+    this.versions.set(id, -1)
+  }
+}
+
+/** A row as the store's contract describes it (no driver-added properties). */
+function plain(r: StoredRow): StoredRow {
+  return { json: r.json, id: r.id, pubkey: r.pubkey, kind: r.kind, created_at: r.created_at, grp: r.grp }
+}
+
+async function getRow(q: Q, id: string): Promise<StoredRow | undefined> {
+  if (id.includes('\u0000')) return undefined
+  const [row] = await rows<StoredRow>(
+    q,
+    'SELECT json, id, pubkey, kind, created_at, grp FROM events WHERE id = $1',
+    [id],
+  )
+  return row && plain(row)
+}
+
+async function wasDeleted(q: Q, id: string): Promise<boolean> {
+  if (id.includes('\u0000')) return false
+  return (await rows(q, 'SELECT 1 FROM deleted_ids WHERE id = $1', [id])).length > 0
+}
+
+/** The SQL of one NIP-01 filter (the same plan as SQLite's: drive by `#h`, `#d` or the first tag). */
+async function queryRows(q: Q, filter: Filter, limit: number, offset: number): Promise<StoredRow[]> {
+  const where: string[] = []
+  const params: Param[] = []
+  const p = (v: Param) => {
+    params.push(v)
+    return `$${params.length}`
+  }
+  const tagFilters = Object.entries(filter)
+    .filter((e): e is [string, string[]] => e[0].startsWith('#') && e[0].length === 2 && Array.isArray(e[1]))
+    .map(([k, values]): [string, string[]] => [k, values.filter((v) => typeof v === 'string').map(pgText)])
+  for (const [, values] of tagFilters) if (values.length === 0) return []
+  const clean = (list: readonly string[] | undefined) => list?.filter((v) => !v.includes('\u0000'))
+  const ids = clean(filter.ids)
+  const authors = clean(filter.authors)
+  if (ids?.length === 0 || authors?.length === 0 || filter.kinds?.length === 0) return []
+  const drive = tagFilters.find(([k]) => k === '#h') ?? tagFilters.find(([k]) => k === '#d') ?? tagFilters[0]
+  let from = 'events e'
+  let ts = 'e.created_at'
+  if (drive && !ids) {
+    from = 'tags t JOIN events e ON e.seq = t.event'
+    ts = 't.created_at'
+    where.push(`t.name = ${p(drive[0].slice(1))} AND t.value IN (${drive[1].map(p).join(',')})`)
+  }
+  const list = (col: string, values: readonly Param[]) => where.push(`${col} IN (${values.map(p).join(',')})`)
+  if (ids) list('e.id', ids)
+  if (authors) list('e.pubkey', authors)
+  if (filter.kinds) list('e.kind', filter.kinds)
+  if (filter.since !== undefined) where.push(`${ts} >= ${p(filter.since)}`)
+  if (filter.until !== undefined) where.push(`${ts} <= ${p(filter.until)}`)
+  for (const [key, values] of tagFilters) {
+    if (drive && key === drive[0] && !ids) continue
+    where.push(
+      `EXISTS (SELECT 1 FROM tags x WHERE x.event = e.seq AND x.name = ${p(key.slice(1))} AND x.value IN (${values.map(p).join(',')}))`,
+    )
+  }
+  const distinct = drive && !ids && drive[1].length > 1
+  const cols = 'e.json, e.id, e.pubkey, e.kind, e.created_at, e.grp'
+  const order = `ORDER BY ${distinct ? 'e.created_at' : ts} DESC, e.id ASC LIMIT ${p(limit)} OFFSET ${p(offset)}`
+  const body = `FROM ${from} ${where.length ? `WHERE ${where.join(' AND ')}` : ''}`
+  const text = distinct
+    ? `SELECT ${cols} FROM (SELECT DISTINCT ${cols} ${body}) e ${order}`
+    : `SELECT ${cols} ${body} ${order}`
+  return (await rows<StoredRow>(q, text, params)).map(plain)
+}
