@@ -1,5 +1,5 @@
-import { type RelayHandle, startRelay } from '../../relay/src/index'
 import type { TestProject } from 'vitest/node'
+import { type RelayHandle, startRelay } from '../../relay/src/index'
 
 declare module 'vitest' {
   export interface ProvidedContext {
