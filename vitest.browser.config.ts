@@ -32,6 +32,8 @@ export default defineConfig({
   test: {
     include: ['packages/*/test/**/*.browser.test.ts', 'apps/*/test/browser/**/*.browser.test.ts'],
     testTimeout: 20_000,
+    // Real relays for the browser tests, started in Node.
+    globalSetup: ['packages/client/test/browser-relays.setup.ts'],
     browser: {
       enabled: true,
       headless: true,

@@ -5,7 +5,9 @@ import { extname, join, normalize, sep } from 'node:path'
 
 /**
  * The Content-Security-Policy sent with every static response: same-origin scripts (plus WebAssembly
- * for nostr-wasm), WebSocket connections to any relay, images and media from https.
+ * for nostr-wasm), WebSocket connections to any relay, NIP-11 fetches to any relay (http(s) of its
+ * ws(s) URL: a `ws://` relay the user added serves its document over plain http), images and media
+ * from https.
  *
  * @example
  * res.headers.get('content-security-policy') === CONTENT_SECURITY_POLICY
@@ -16,7 +18,7 @@ export const CONTENT_SECURITY_POLICY = [
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data: blob: https:",
   "media-src 'self' blob: https:",
-  "connect-src 'self' ws: wss: https:",
+  "connect-src 'self' ws: wss: http: https:",
   "font-src 'self' data:",
   "object-src 'none'",
   "base-uri 'self'",

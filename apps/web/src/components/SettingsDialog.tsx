@@ -13,6 +13,8 @@ export function SettingsDialog(props: { onClose: () => void }) {
   const [nameAnswer, setNameAnswer] = useState<Answer>()
   const [relay, setRelay] = useState('')
   const [relayAnswer, setRelayAnswer] = useState<Answer>()
+  const [listAnswer, setListAnswer] = useState<Answer>()
+  const [publishing, setPublishing] = useState(false)
   const [showNsec, setShowNsec] = useState(false)
   const [permission, setPermission] = useState(() =>
     typeof Notification === 'undefined' ? 'unsupported' : Notification.permission,
@@ -29,6 +31,11 @@ export function SettingsDialog(props: { onClose: () => void }) {
     const answer = app.addRelay(relay.trim())
     setRelayAnswer(answer)
     if (answer.ok) setRelay('')
+  }
+  async function publishRelayList() {
+    setPublishing(true)
+    setListAnswer(await app.publishRelayList())
+    setPublishing(false)
   }
   async function toggleNotifications(on: boolean) {
     if (on && typeof Notification !== 'undefined' && Notification.permission === 'default') {
@@ -111,10 +118,25 @@ export function SettingsDialog(props: { onClose: () => void }) {
           </button>
         </form>
         <p className="hint">
-          Browse and join groups on a new relay right away; your group list and read state use it from the
-          next start.
+          Browse and join groups on a new relay right away; your group list and read state use it at once.
         </p>
         {relayAnswer && !relayAnswer.ok ? <AnswerNotice answer={relayAnswer} /> : null}
+        {snap.relayList === 'none' || listAnswer ? (
+          <div>
+            {snap.relayList === 'none' ? (
+              <p className="hint">
+                You have no relay list (NIP-65) yet, so other Nostr apps cannot find your groups and read
+                state. Publish one naming the relays above?
+              </p>
+            ) : null}
+            {snap.relayList === 'none' ? (
+              <button type="button" className="btn" disabled={publishing} onClick={publishRelayList}>
+                Publish my relay list
+              </button>
+            ) : null}
+            <AnswerNotice answer={listAnswer} okText="Relay list published." />
+          </div>
+        ) : null}
       </section>
       <section aria-labelledby="privacy">
         <h3 id="privacy">Read state and notifications</h3>

@@ -17,6 +17,8 @@ export interface AppSnapshot {
   groups: GroupSummary[]
   totalUnread: number
   relays: string[]
+  /** Whether the user has a NIP-65 relay list (kind 10002) on these relays ('unknown' until asked). */
+  relayList: 'unknown' | 'none' | 'published'
   settings: Settings
   /** NIP-42 state per relay ('none' | 'challenged' | 'authenticating' | 'authenticated' | 'failed'). */
   auth: Record<string, string>
@@ -82,6 +84,8 @@ export interface AppApi {
   setSettings(settings: Partial<Settings>): void
   addRelay(url: string): Answer
   removeRelay(url: string): void
+  /** Publishes a NIP-65 relay list (kind 10002) naming the relays above, and uses it at once. */
+  publishRelayList(): Promise<Answer>
   signOut(): Promise<void>
   close(): Promise<void>
 }

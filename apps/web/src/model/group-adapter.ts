@@ -105,15 +105,12 @@ export class GroupAdapter implements GroupHandle {
     return it
   }
 
+  /**
+   * The group's thread dot: a thread has a reply not yet read, by its `thread:` mark or the reply's
+   * own `msg:` mark, from any device (the client's `unreadThreads`).
+   */
   private threadUnread(snap: GroupSnapshot): boolean {
-    const marks = this.marks()
-    for (const t of snap.threads) {
-      const last = t.comments[t.comments.length - 1]
-      if (!last || last.pubkey === this.me) continue
-      // The effective thread frontier: max(thread mark, channel mark) (NIP-RS hierarchy).
-      if (last.createdAt > marks.frontier(threadContext(t.root.id))) return true
-    }
-    return false
+    return snap.unreadThreads.length > 0
   }
 
   summary(): GroupSummary {

@@ -4,7 +4,12 @@
  * closes the running sync (which flushes) and starts one with the other mode; marks persist in
  * the store per account, so nothing read is forgotten.
  */
-import { type ReadStateSource, ReadStateSync, type ReadStateSyncOptions } from '@roost/client'
+import {
+  type ReadStateRelays,
+  type ReadStateSource,
+  ReadStateSync,
+  type ReadStateSyncOptions,
+} from '@roost/client'
 
 export type ReadMarks = ReadStateSource
 
@@ -15,7 +20,7 @@ export class ReadStateSwitch implements ReadStateSource {
   private switching: Promise<void> = Promise.resolve()
 
   constructor(
-    private readonly options: Omit<ReadStateSyncOptions, 'localOnly'>,
+    private options: Omit<ReadStateSyncOptions, 'localOnly'>,
     private localOnly: boolean,
   ) {
     this.sync = new ReadStateSync({ ...options, localOnly })
@@ -33,6 +38,11 @@ export class ReadStateSwitch implements ReadStateSource {
 
   private emit(): void {
     for (const l of this.listeners) l()
+  }
+
+  /** Every context's value (`msg:` and `thread:` marks too), so groups can list unread threads. */
+  get contexts(): ReadStateSync['contexts'] {
+    return this.sync.contexts
   }
 
   frontier(context: string): number {
@@ -69,6 +79,13 @@ export class ReadStateSwitch implements ReadStateSource {
       await this.sync.ready.catch(() => undefined)
       this.emit()
     })
+    return this.switching
+  }
+
+  /** Moves read state to these relays at once (and keeps them for a later mode switch). */
+  setRelays(relays: ReadStateRelays): Promise<void> {
+    this.options = { ...this.options, relays }
+    this.switching = this.switching.then(() => this.sync.setRelays(relays).catch(() => undefined))
     return this.switching
   }
 

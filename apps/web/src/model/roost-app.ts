@@ -9,6 +9,7 @@ import {
   type Group,
   IndexedDbEventStore,
   MemoryEventStore,
+  RELAY_LIST_KIND,
   RelayPool,
   type Roost,
 } from '@roost/client'
@@ -58,6 +59,7 @@ class RoostApp implements AppApi {
   private snap: AppSnapshot | undefined
   private readonly auth: Record<string, string> = {}
   private relays: string[]
+  private relayList: AppSnapshot['relayList'] = 'unknown'
   private settings: Settings
   private profiles!: ProfileBook
   private readonly startedAt = Math.floor(Date.now() / 1000)
@@ -134,6 +136,33 @@ class RoostApp implements AppApi {
       }),
     )
     this.syncGroups()
+    void this.checkRelayList()
+  }
+
+  /** Asks the configured relays for the user's NIP-65 list, so Settings can offer one when none. */
+  private async checkRelayList(): Promise<void> {
+    const found = await this.pool
+      .fetch(this.relays, [{ kinds: [RELAY_LIST_KIND], authors: [this.session.pubkey], limit: 1 }], {
+        timeout: 8000,
+      })
+      .catch(() => undefined)
+    if (!found || this.relayList === 'published') return
+    this.relayList = found.length > 0 ? 'published' : 'none'
+    this.changed()
+  }
+
+  async publishRelayList(): Promise<Answer> {
+    try {
+      const results = await this.roost.publishRelayList([...this.relays])
+      if (!results.some((r) => r.ok))
+        return { ok: false, message: results.map((r) => `${r.relay}: ${r.message}`).join('; ') }
+      this.relayList = 'published'
+      void this.marks.setRelays(this.relays)
+      this.changed()
+      return { ok: true, message: 'Relay list published.' }
+    } catch (err) {
+      return toAnswer(err)
+    }
   }
 
   private profileRelays(): string[] {
@@ -205,6 +234,7 @@ class RoostApp implements AppApi {
       groups,
       totalUnread: groups.reduce((n, g) => n + (g.access.status === 'member' ? g.unread : 0), 0),
       relays: this.relays,
+      relayList: this.relayList,
       settings: this.settings,
       auth: { ...this.auth },
       connection: this.connection.current,
@@ -354,15 +384,23 @@ class RoostApp implements AppApi {
     if (!this.relays.includes(normalized)) {
       this.relays = [...this.relays, normalized]
       saveRelays(this.relays)
+      this.applyRelays()
       this.changed()
     }
     return { ok: true, message: '' }
+  }
+
+  /** Relays changed in Settings take effect at once: the group list and read state move now. */
+  private applyRelays(): void {
+    void this.roost.setRelays(this.relays).catch(() => undefined)
+    void this.marks.setRelays(this.relays)
   }
 
   removeRelay(url: string): void {
     if (this.relays.length <= 1) return
     this.relays = this.relays.filter((r) => r !== url)
     saveRelays(this.relays)
+    this.applyRelays()
     this.changed()
   }
 

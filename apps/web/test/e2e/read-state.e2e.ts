@@ -1,3 +1,5 @@
+import { LocalSigner, MemoryEventStore, ReadStateSync, RelayPool } from '@roost/client'
+import { messageContext } from '@roost/read-state'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import {
   joinByCode,
@@ -81,5 +83,58 @@ describe('read state across devices (NIP-RS)', () => {
     await badge(laptop).waitFor({ state: 'detached' })
     await badge(phone).waitFor({ state: 'detached', timeout: 20_000 })
     expect(await phone.page.title()).toBe('Roost')
+  })
+
+  test('a thread reply read on another device (a msg: mark from another client) clears the thread dot here', async () => {
+    // Bob starts a thread and replies in it while the laptop and the phone watch the group.
+    await sidebarGroup(phone, 'General').click()
+    const { page } = bob
+    await page.getByRole('button', { name: 'Group actions' }).click()
+    await page.getByRole('menuitem', { name: 'Start a thread…' }).click()
+    await page.getByLabel('Title').fill('Ferry times')
+    await page.getByLabel('First post').fill('Which ferry on Sunday?')
+    await page.getByRole('button', { name: 'Start thread' }).click()
+    const root = page
+      .getByRole('log', { name: 'Messages' })
+      .getByRole('article', { name: 'Thread: Ferry times' })
+    for (const device of [laptop, phone])
+      await device.page
+        .getByRole('log', { name: 'Messages' })
+        .getByRole('article', { name: 'Thread: Ferry times' })
+        .waitFor()
+    // One-second read marks: the reply goes out after the second the devices saw the root in.
+    await page.waitForTimeout(1100)
+    await root.getByRole('button', { name: /Reply in thread/ }).click()
+    const box = page.getByRole('textbox', { name: 'Reply in thread' })
+    await box.fill('The 9:40 one')
+    await box.press('Enter')
+    const reply = page
+      .getByRole('complementary', { name: /Thread: Ferry times/ })
+      .locator('[data-reply-id]', { hasText: 'The 9:40 one' })
+    await reply.waitFor()
+    const replyId = (await reply.getAttribute('data-reply-id')) ?? ''
+    expect(replyId).toMatch(/^[0-9a-f]{64}$/)
+    await page.getByRole('button', { name: 'Close thread' }).click()
+
+    const dots = [laptop, phone].map((d) => sidebarGroup(d, 'General').getByTitle('New thread replies'))
+    for (const dot of dots) await dot.waitFor({ timeout: 15_000 })
+
+    // Another NIP-RS client of the same user reads just that reply: it writes only a `msg:` mark.
+    const pool = new RelayPool({ signer: LocalSigner.fromSecret(laptop.nsec!) })
+    const other = new ReadStateSync({
+      pool,
+      signer: LocalSigner.fromSecret(laptop.nsec!),
+      store: new MemoryEventStore(),
+      relays: [stack.relay.url],
+    })
+    try {
+      await other.ready
+      other.markRead(messageContext(replyId), Math.floor(Date.now() / 1000))
+      await other.flush()
+      for (const dot of dots) await dot.waitFor({ state: 'detached', timeout: 20_000 })
+    } finally {
+      await other.close()
+      pool.close()
+    }
   })
 })

@@ -1,3 +1,4 @@
+import { startRelay } from '@roost/relay'
 import { SimplePool, useWebSocketImplementation as setPoolWebSocket } from 'nostr-tools/pool'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import WebSocket from 'ws'
@@ -36,6 +37,17 @@ async function readStateEvents(pubkey: string): Promise<string> {
       .join(',')
   } finally {
     pool.close([stack.relay.url])
+  }
+}
+
+/** The newest event of a kind by `pubkey` on one relay, or undefined. */
+async function newest(relay: string, kind: number, pubkey: string) {
+  const pool = new SimplePool()
+  try {
+    const events = await pool.querySync([relay], { kinds: [kind], authors: [pubkey] })
+    return events.sort((a, b) => b.created_at - a.created_at)[0]
+  } finally {
+    pool.close([relay])
   }
 }
 
@@ -109,6 +121,53 @@ describe('keyboard and settings', () => {
     await page.reload()
     await page.getByRole('button', { name: 'Settings and account' }).click()
     expect(await page.getByLabel(/Keep read state on this device only/).isChecked()).toBe(true)
+    await page.keyboard.press('Escape')
+  })
+
+  test('a relay added in Settings takes effect at once: the group list goes to it without a restart', async () => {
+    const { page } = ada
+    const other = await startRelay({ port: 0, host: '127.0.0.1', db: ':memory:' })
+    try {
+      await page.getByRole('button', { name: 'Settings and account' }).click()
+      await page.getByLabel('Add a relay').fill(other.url)
+      await page.getByRole('button', { name: 'Add', exact: true }).click()
+      await page.getByText(other.url, { exact: true }).waitFor()
+      await expect
+        .poll(
+          async () => {
+            const list = await newest(other.url, 10009, ada.pubkey!)
+            return (list?.tags ?? []).filter((t) => t[0] === 'group').map((t) => t[1])
+          },
+          { timeout: 20_000 },
+        )
+        .toContain('general')
+      // Removing it again leaves the app on the relay it started with.
+      await page.getByRole('button', { name: `Remove ${other.url}` }).click()
+      await page.getByText(other.url, { exact: true }).waitFor({ state: 'detached' })
+      await page.keyboard.press('Escape')
+    } finally {
+      await other.close()
+    }
+  })
+
+  test('Settings offers a user without a NIP-65 relay list to publish one', async () => {
+    const { page } = ada
+    expect(await newest(stack.relay.url, 10002, ada.pubkey!)).toBeUndefined()
+    await page.getByRole('button', { name: 'Settings and account' }).click()
+    const publish = page.getByRole('button', { name: 'Publish my relay list' })
+    await publish.waitFor({ timeout: 15_000 })
+    await publish.click()
+    await page.getByText('Relay list published.').waitFor()
+    await publish.waitFor({ state: 'detached' })
+    const list = await newest(stack.relay.url, 10002, ada.pubkey!)
+    expect(list?.tags).toEqual([['r', stack.relay.url]])
+    await page.keyboard.press('Escape')
+    // A user who has one is not asked again.
+    await page.reload()
+    await page.getByRole('button', { name: 'Settings and account' }).click()
+    await page.getByRole('heading', { name: 'Relays' }).waitFor()
+    await page.waitForTimeout(1500)
+    expect(await publish.count()).toBe(0)
     await page.keyboard.press('Escape')
   })
 })

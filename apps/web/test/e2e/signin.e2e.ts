@@ -1,3 +1,4 @@
+import { startRelay } from '@roost/relay'
 import { type EventTemplate, finalizeEvent, generateSecretKey, getPublicKey, nip19, nip44 } from 'nostr-tools'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { startBunker } from './bunker'
@@ -23,6 +24,29 @@ afterAll(async () => {
 })
 
 describe('serving and signing in', () => {
+  test('the CSP lets the page fetch NIP-11 from a ws:// relay on another origin (over http)', async () => {
+    const other = await startRelay({ port: 0, host: '127.0.0.1', db: ':memory:' })
+    try {
+      const person = await newPerson(stack)
+      await person.page.goto(stack.base)
+      const info = other.url.replace(/^ws/, 'http')
+      expect(new URL(info).origin).not.toBe(new URL(stack.base).origin)
+      const answer = await person.page.evaluate(async (url) => {
+        try {
+          const res = await fetch(url, { headers: { Accept: 'application/nostr+json' } })
+          const doc = (await res.json()) as { name?: string; pubkey?: string; self?: string }
+          return { ok: res.ok, key: doc.self ?? doc.pubkey ?? '' }
+        } catch (err) {
+          return { ok: false, key: String(err) }
+        }
+      }, info)
+      expect(answer.ok, answer.key).toBe(true)
+      expect(answer.key).toMatch(/^[0-9a-f]{64}$/)
+    } finally {
+      await other.close()
+    }
+  })
+
   test('the relay serves the client with a Content-Security-Policy, and deep links fall back to it', async () => {
     const res = await fetch(stack.base)
     expect(res.status).toBe(200)
