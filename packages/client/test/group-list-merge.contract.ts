@@ -230,7 +230,25 @@ export function groupListMergeContract(
             }
           },
         ),
-        { numRuns },
+        {
+          numRuns,
+          examples: [
+            // found by this property: a leave made offline while another device joins the group
+            // must not drop it (a concurrent add and remove keeps the group)
+            [
+              [
+                3,
+                [
+                  { type: 'toggle', device: 2 },
+                  { type: 'join', device: 2, group: 2 },
+                  { type: 'leave', device: 2, group: 2 },
+                  { type: 'join', device: 0, group: 2 },
+                  { type: 'tick', seconds: 60 },
+                ],
+              ],
+            ],
+          ],
+        },
       )
     }, 120_000)
   })

@@ -35,7 +35,12 @@ describe('10009 three-way merge (decision 13)', () => {
     const leave = { op: 'remove' as const, at: 100, synced: true }
     expect(keepsGroup({ base: false, local: false, remote: true }, 100, leave)).toBe(false)
     expect(keepsGroup({ base: false, local: false, remote: true }, 101, leave)).toBe(true)
+    // a join elsewhere concurrent with a leave here that no relay has yet: kept (decision 13)
     expect(keepsGroup({ base: false, local: false, remote: true }, 10_000, { ...leave, synced: false })).toBe(
+      true,
+    )
+    // the base had it and our leave is not at a relay yet: the other list just has not seen it
+    expect(keepsGroup({ base: true, local: false, remote: true }, 10_000, { ...leave, synced: false })).toBe(
       false,
     )
   })

@@ -596,14 +596,24 @@ export function storeContract(name: string, opts: ContractOptions): void {
               const store = await opts.open()
               try {
                 const model = new Map<string, Set<string | undefined>>() // id → forks
+                // fork + id → the order of its first arrival in that fork (decision 12)
+                const arrival = new Map<string, number>()
+                const arrive = (e: NostrEvent, fork: string | undefined) => {
+                  const k = `${fork} ${e.id}`
+                  if (!arrival.has(k)) arrival.set(k, arrival.size)
+                }
                 const batch = adds.filter((_, i) => i % 2 === 0)
                 for (const [i, fork] of adds.filter((_, i) => i % 2 === 1)) {
                   await store.add(pool[i] as NostrEvent, fork)
+                  arrive(pool[i] as NostrEvent, fork)
                 }
                 const byFork = new Map<string | undefined, NostrEvent[]>()
                 for (const [i, fork] of batch)
                   byFork.set(fork, [...(byFork.get(fork) ?? []), pool[i] as NostrEvent])
-                for (const [fork, events] of byFork) await store.addMany(events, fork)
+                for (const [fork, events] of byFork) {
+                  await store.addMany(events, fork)
+                  for (const e of events) arrive(e, fork)
+                }
                 for (const [i, fork] of adds) {
                   const id = (pool[i] as NostrEvent).id
                   model.set(id, (model.get(id) ?? new Set()).add(fork))
@@ -613,7 +623,11 @@ export function storeContract(name: string, opts: ContractOptions): void {
                     const seen = model.get(e.id)
                     return seen !== undefined && (q.fork === undefined || seen.has(q.fork))
                   })
-                  const expected = sortEvents(inScope.filter((e) => matchFilter(toFilter(q), e)))
+                  const hits = inScope.filter((e) => matchFilter(toFilter(q), e))
+                  const expected =
+                    q.fork === undefined
+                      ? sortEvents(hits)
+                      : byArrival(hits, (e) => arrival.get(`${q.fork} ${e.id}`) ?? -1)
                   const limited = q.limit === undefined ? expected : expected.slice(0, q.limit)
                   expect(ids(await store.query(q))).toEqual(ids(limited))
                 }

@@ -48,9 +48,9 @@ export function groupKeys(tags: readonly (readonly string[])[]): Set<string> {
  *   have seen that (not yet at a relay, or `remote` written within {@link LIST_RACE_SECONDS});
  *   kept when the base lacks it (added here);
  * - only there: added elsewhere since the base (kept, also against an earlier leave here: a
- *   concurrent add and remove keeps the group), unless we left it and `remote` cannot have seen
- *   that (our leave is not at a relay yet, or `remote` is not newer than it); dropped when the base
- *   has it (removed here).
+ *   concurrent add and remove keeps the group, even against a leave here that is not at a relay
+ *   yet), unless `remote` was written before our leave reached a relay (a stale list); dropped when
+ *   the base has it (removed here).
  */
 export function keepsGroup(
   at: { base: boolean; local: boolean; remote: boolean },
@@ -63,7 +63,14 @@ export function keepsGroup(
     return !at.base
   }
   if (at.remote) {
-    if (edit?.op === 'remove' && (!edit.synced || remoteAt <= edit.at)) return false
+    if (edit?.op === 'remove') {
+      // A list written before our leave reached a relay cannot have seen it: it is stale.
+      if (edit.synced && remoteAt <= edit.at) return false
+      // Our leave has not reached a relay: the other list keeps what the base had, so a group
+      // the base had stays removed; one the base lacks was added elsewhere meanwhile, and a
+      // concurrent add and remove keeps it (below).
+      if (!edit.synced && at.base) return false
+    }
     return !at.base
   }
   return false
