@@ -72,12 +72,21 @@ describe('the account’s group list (10009)', () => {
         },
       })
     })
-    await Promise.all([phone.groups.idle(), laptop.groups.idle()])
-    const [latest] = await phone.pool.fetch(
-      [home.url],
-      [{ kinds: [KINDS.groupList], authors: [pk], limit: 1 }],
-    )
-    const newest = latest ? named(latest) : []
+    // A device may still republish once after that (it merges the other's list and sends the
+    // merge): the list the relay ends up holding is what another client reads, so wait for it to
+    // settle rather than reading it once.
+    const deadline = Date.now() + PATIENCE
+    let newest: string[] = []
+    for (;;) {
+      await Promise.all([phone.groups.idle(), laptop.groups.idle()])
+      const [latest] = await phone.pool.fetch(
+        [home.url],
+        [{ kinds: [KINDS.groupList], authors: [pk], limit: 1 }],
+      )
+      newest = latest ? named(latest) : []
+      if (expected.every((k) => newest.includes(k)) || Date.now() > deadline) break
+      await new Promise((r) => setTimeout(r, 100))
+    }
     expect(newest).toEqual(expect.arrayContaining(expected))
   })
 
