@@ -35,13 +35,23 @@ export function buildRows(
   const rows: Row[] = []
   let prev: MessageItem | undefined
   let lineDone = lineAt === undefined
+  // Messages sorting before every watched one are older pages, loaded later: never news.
+  let pastSeen = !seen || seen.size === 0
   for (const m of messages) {
     let separated = false
     if (!prev || !sameDay(prev.createdAt, m.createdAt)) {
       rows.push({ type: 'day', key: `day-${m.createdAt}-${m.id}`, at: m.createdAt })
       separated = true
     }
-    if (!lineDone && lineAt !== undefined && m.createdAt > lineAt && m.pubkey !== me && !seen?.has(m.id)) {
+    if (seen?.has(m.id)) pastSeen = true
+    if (
+      !lineDone &&
+      pastSeen &&
+      lineAt !== undefined &&
+      m.createdAt > lineAt &&
+      m.pubkey !== me &&
+      !seen?.has(m.id)
+    ) {
       rows.push({ type: 'new', key: 'new-line' })
       lineDone = true
       separated = true
@@ -57,6 +67,19 @@ export function buildRows(
     prev = m
   }
   return rows
+}
+
+/**
+ * The time after which an unseen message gets the "new messages" line. Before the reader has
+ * watched the end of the list, the read frontier when the group was opened. Once the messages
+ * watched arrive are known (`seenNewest`, the newest second among them), any message not among
+ * them from that second on, or from the frontier's second on, is news: timestamps are seconds,
+ * so one that arrives out of view in the very second the reader last read is still unread to
+ * them. Older pages loaded later are not among the watched but sort before that second: no line.
+ */
+export function lineTime(openedAt: number | undefined, seenNewest: number | undefined): number | undefined {
+  if (seenNewest === undefined) return openedAt
+  return Math.max(openedAt ?? 0, seenNewest) - 1
 }
 
 /**
@@ -105,9 +128,7 @@ export function Timeline(props: {
       line.current.seenNewest = props.messages[props.messages.length - 1]?.createdAt ?? 0
     }
   }
-  // Older pages loaded later are not in `seen` but are no news either: only times from the
-  // newest watched second on can be new.
-  const lineAt = line.current.seen ? Math.max(props.lineAt ?? 0, line.current.seenNewest - 1) : props.lineAt
+  const lineAt = lineTime(props.lineAt, line.current.seen ? line.current.seenNewest : undefined)
   const seen = line.current.seen
   const rows = useMemo(
     () => buildRows(props.messages, lineAt, props.me, seen),

@@ -48,6 +48,13 @@ function rows(page: Page) {
     )
 }
 
+function scrollLog(page: Page, to: 'top' | 'bottom') {
+  return page.getByRole('log', { name: 'Messages' }).evaluate((el, where) => {
+    el.scrollTop = where === 'top' ? 0 : el.scrollHeight
+    el.dispatchEvent(new Event('scroll'))
+  }, to)
+}
+
 /** Hides or shows the tab as switching away from it would. */
 function setHidden(page: Page, hidden: boolean) {
   return page.evaluate((h) => {
@@ -86,6 +93,29 @@ describe('the "new messages" line', () => {
     expect(order.slice(line - 2, line).sort()).toEqual(['Watching 1', 'Watching 2'])
     expect(order.slice(line + 1, line + 3)).toEqual(['While hidden', 'After coming back'])
     await screenshot(ada.page, 'read-line-hidden')
+  })
+
+  test('marks what arrived while the reader was scrolled away', async () => {
+    // Reopened with everything read: no line.
+    await sidebarGroup(ada, 'General').click()
+    await sidebarGroup(ada, 'Long').click()
+    await messageIn(ada, 'After coming back').waitFor()
+    expect(await rows(ada.page)).not.toContain('<new>')
+
+    await scrollLog(ada.page, 'top')
+    await expect.poll(() => rows(ada.page)).not.toContain('After coming back')
+    // The row arrives out of view: wait for the list to count it and the line, then look.
+    const log = ada.page.getByRole('log', { name: 'Messages' })
+    const before = Number(await log.getAttribute('data-rows'))
+    await send(bob, 'While away')
+    await expect
+      .poll(async () => Number(await log.getAttribute('data-rows')), { timeout: 15_000 })
+      .toBeGreaterThan(before)
+    await scrollLog(ada.page, 'bottom')
+    await messageIn(ada, 'While away').waitFor()
+    const order = await rows(ada.page)
+    const line = order.indexOf('<new>')
+    expect(order.slice(line - 1, line + 2)).toEqual(['After coming back', '<new>', 'While away'])
   })
 })
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { buildRows } from '../../src/components/Timeline'
+import { buildRows, lineTime } from '../../src/components/Timeline'
 import type { MessageItem } from '../../src/model/types'
 
 const ME = 'a'.repeat(64)
@@ -58,5 +58,30 @@ describe('buildRows', () => {
     expect(keys(new Set(['1', '2', '3', '4']))).toEqual(['day', '1', '2', '3', '4'])
     // Without a seen set the frontier decides, as when the group was opened.
     expect(keys()).toEqual(['day', '1', 'new', '2', '3', '4'])
+  })
+
+  test('a message that arrives out of view in the second the reader last read still gets the line', () => {
+    // Opened with everything up to `day + 10` read; 1 and 2 watched arrive; 3 arrives in that
+    // same second while the reader is scrolled away.
+    const list = [msg('1', BOB, day), msg('2', BOB, day + 10), msg('3', BOB, day + 10)]
+    const seen = new Set(['1', '2'])
+    const keys = buildRows(list, lineTime(day + 10, day + 10), ME, seen).map((r) =>
+      r.type === 'msg' ? r.key : r.type,
+    )
+    expect(keys).toEqual(['day', '1', '2', 'new', '3'])
+  })
+
+  test('older pages loaded after the reader watched the end get no line, even in the same second', () => {
+    const list = [msg('0a', BOB, day + 10), msg('0b', BOB, day + 10), msg('1', BOB, day + 10)]
+    const rows = buildRows(list, lineTime(day + 10, day + 10), ME, new Set(['1']))
+    expect(rows.some((r) => r.type === 'new')).toBe(false)
+  })
+
+  test('the line time: the frontier at opening until the watched messages are known, then their newest second or the frontier, whichever is later', () => {
+    expect(lineTime(day, undefined)).toBe(day)
+    expect(lineTime(undefined, undefined)).toBeUndefined()
+    expect(lineTime(day, day + 10)).toBe(day + 9)
+    expect(lineTime(day + 20, day + 10)).toBe(day + 19)
+    expect(lineTime(undefined, day + 10)).toBe(day + 9)
   })
 })
