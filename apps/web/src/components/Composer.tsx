@@ -1,7 +1,9 @@
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react'
+import { OFFLINE_MESSAGE } from '../model/connection'
 import type { Answer, MessageItem } from '../model/types'
 import { Icon } from './Icon'
 import { useDisplayName } from './Name'
+import { useOnlineAgain } from './useOnlineAgain'
 
 function ReplyingTo(props: { message: MessageItem; onCancel: () => void }) {
   const name = useDisplayName(props.message.pubkey)
@@ -37,6 +39,8 @@ export function Composer(props: {
   const id = useId()
   const ref = useRef<HTMLTextAreaElement>(null)
   const disabled = !props.canSend.ok
+  // "You are offline" goes when the connection is back, not at the next send.
+  useOnlineAgain(() => setError((e) => (e === OFFLINE_MESSAGE ? undefined : e)))
 
   useEffect(() => {
     if (props.replyTo || props.autoFocus) ref.current?.focus()

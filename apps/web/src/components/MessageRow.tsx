@@ -1,11 +1,14 @@
 import { memo } from 'react'
 import { formatFull, formatTime } from '../lib/format'
 import type { MessageItem } from '../model/types'
-import { Icon } from './Icon'
+import { Icon, type IconName } from './Icon'
 import { PersonAvatar, PersonName, useDisplayName } from './Name'
 import { RichText } from './RichText'
 
 export const QUICK_REACTIONS = ['👍', '❤️', '😂', '🎉'] as const
+
+/** The quick-reaction buttons draw these icons, not the emoji (which needs an emoji font). */
+const QUICK_ICONS: Record<string, IconName> = { '👍': 'thumbsUp', '❤️': 'heart' }
 
 export interface MessageActions {
   onReply?: (m: MessageItem) => void
@@ -118,7 +121,7 @@ export const MessageRow = memo(function MessageRow(props: {
               aria-label={`React ${emoji}`}
               onClick={() => a.onReact?.(m, emoji)}
             >
-              {emoji}
+              {QUICK_ICONS[emoji] ? <Icon name={QUICK_ICONS[emoji]} /> : emoji}
             </button>
           ))}
           {a.onReply ? (
