@@ -4,7 +4,7 @@ import type { PublishResult } from './pool'
 import { RelayPool, type RelayPoolOptions } from './pool/relay-pool'
 import { ReadStateSync, type ReadStateSyncOptions } from './read-state'
 import { RelayListFollower, relayListTemplate } from './relay-list'
-import { fetchRelays, parseRelays, type RelaysOption } from './relays'
+import { fetchRelays, parseRelays, type RelaysOption, type UserRelays } from './relays'
 import type { Signer } from './signers'
 import { type EventStore, MemoryEventStore } from './store'
 
@@ -42,6 +42,12 @@ export interface RoostOptions {
    * relays: when there is one, the 10009 and read state use its relays (default true).
    */
   nip65?: boolean
+  /**
+   * Called when the user's NIP-65 list is found or replaced by a newer one (at start or at any
+   * time later), as the group list switches to its relays. A `ReadStateSource` of your own
+   * follows it here (e.g. `sync.setRelays(relays)`).
+   */
+  onRelayList?: (relays: UserRelays) => void
 }
 
 /** What {@link createRoost} returns. */
@@ -130,7 +136,14 @@ export function createRoost(opts: RoostOptions): Roost {
       .getPublicKey()
       .then((me) => {
         if (closing) return
-        follower = new RelayListFollower(pool, me, (list) => void switchTo(list).catch(() => {}))
+        follower = new RelayListFollower(pool, me, (list) => {
+          void switchTo(list).catch(() => {})
+          try {
+            opts.onRelayList?.(list)
+          } catch {
+            // the caller's listener failing must not stop following the list
+          }
+        })
         follower.watch(fetchRelays(relays))
       })
       .catch(() => {})

@@ -2,7 +2,7 @@ import { join } from 'node:path'
 import { KINDS } from '@roost/nip29'
 import type { NostrEvent } from 'nostr-tools/core'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createRoost, InvalidRelaysError, LocalSigner, MemoryEventStore, type ReadStateSync } from '../src'
+import { createRoost, InvalidRelaysError, LocalSigner, MemoryEventStore, ReadStateSync } from '../src'
 import { SqliteEventStore } from '../src/sqlite'
 import type { EventStore } from '../src/store'
 import { groupCode, Harness, untilRegistry } from './helpers'
@@ -183,6 +183,66 @@ describe('NIP-65 (kind 10002)', () => {
     expect(listed(await newest(phone, outbox.url, KINDS.groupList, me))).toEqual([groupCode(groups, id)])
     expect(await newest(phone, outbox.url, 30078, me)).toBeDefined()
     expect(await newest(phone, configured.url, KINDS.groupList, me)).toBeUndefined()
+  })
+
+  it('a 10002 found after start moves the read state of a source of our own, through onRelayList', async () => {
+    const configured = await h.relay()
+    const outbox = await h.relay()
+    const groups = await h.relay()
+    const id = await groups.createGroup({ name: 'Later list' })
+    const signer = LocalSigner.generate()
+    const me = await signer.getPublicKey()
+    const store = new MemoryEventStore()
+    const setup = h.roost({ signer: LocalSigner.fromSecret(signer.nsec()), readState: false, nip65: false })
+    const pool = setup.pool
+    // the app's own read state, on the configured relay only
+    const marks = new ReadStateSync({
+      pool,
+      signer,
+      store,
+      relays: [configured.url],
+      debounceMs: 20,
+      maxWaitMs: 100,
+      flushOnHide: false,
+    })
+    const found: unknown[] = []
+    const phone = h.roost({
+      signer,
+      store,
+      relays: [configured.url],
+      readState: marks,
+      relayPool: pool,
+      onRelayList: (relays) => {
+        found.push(relays)
+        void marks.setRelays(relays)
+      },
+    })
+    const g = await phone.groups.join(groupCode(groups, id))
+    await marks.ready
+    expect(found).toEqual([])
+
+    // Another client of the user's publishes a list now, after this one started.
+    const list = await signer.signEvent({
+      kind: 10002,
+      created_at: Math.floor(Date.now() / 1000),
+      tags: [['r', outbox.url]],
+      content: '',
+    })
+    await pool.publish([configured.url], list)
+    const deadline = Date.now() + PATIENCE
+    while (found.length === 0) {
+      if (Date.now() > deadline) throw new Error('onRelayList was never called')
+      await new Promise((r) => setTimeout(r, 20))
+    }
+    expect(found).toEqual([{ read: [outbox.url], write: [outbox.url] }])
+    g.markRead(Math.floor(Date.now() / 1000))
+    // The read state follows without anything else asked of it.
+    while (!(await newest(phone, outbox.url, 30078, me))) {
+      if (Date.now() > deadline) throw new Error('the read state never reached the outbox')
+      await marks.flush()
+      await new Promise((r) => setTimeout(r, 50))
+    }
+    await marks.close()
   })
 
   it('publishRelayList() writes a 10002 for a user without one and switches to it', async () => {

@@ -102,6 +102,12 @@ class RoostApp implements AppApi {
       relays: this.relays,
       readState: this.marks,
       relayPool: this.pool,
+      // The user's NIP-65 list, at start or found later: read state moves to its relays too.
+      onRelayList: (list) => {
+        void this.marks.setRelays(list)
+        this.relayList = 'published'
+        this.changed()
+      },
     })
     this.profiles = new ProfileBook(
       this.roost.pool,
