@@ -372,6 +372,46 @@ describe('ReadStateSync against the relay', () => {
     expect(again.sync.effective(CH)).toBe(9)
   })
 
+  it('read-only (a window that cannot keep its ids) loads and follows other devices, marks here, publishes nothing', async () => {
+    const r = await relay()
+    const signer = LocalSigner.generate()
+    const a = device(r, signer)
+    await a.sync.ready
+    a.sync.markRead(CH, 1_700_000_100)
+    await a.sync.flush()
+    let publishes = 0
+    const real = pool()
+    const counting: ReadStatePool = {
+      fetch: (...x) => real.fetch(...x),
+      subscribe: (...x) => real.subscribe(...x),
+      publish: (...x) => {
+        publishes++
+        return real.publish(...x)
+      },
+    }
+    const b = device(r, signer, { pool: counting, readOnly: true })
+    await b.sync.ready
+    // what the other device read is read here
+    expect(b.sync.effective(CH)).toBe(1_700_000_100)
+    // its own marks count here, but never leave
+    b.sync.markRead(CH, 1_700_000_150)
+    b.sync.markRead('b-only', 5)
+    expect(b.sync.effective(CH)).toBe(1_700_000_150)
+    b.fake.advance(120_000)
+    await b.sync.flush()
+    // and it follows the other device live; a's newer blob makes no re-publish here either
+    const heard = nextChange(b.sync, (c) => c.contexts.includes('a-later'))
+    a.sync.markRead('a-later', 7)
+    await a.sync.flush()
+    await heard
+    b.fake.advance(120_000)
+    await b.sync.close()
+    expect(publishes).toBe(0)
+    const pk = await signer.getPublicKey()
+    const events = await pool().fetch([r.url], [{ kinds: [30078, 5], authors: [pk] }])
+    expect(events.map((e) => e.tags.find((t) => t[0] === 'd')?.[1])).toEqual([`read-state:${a.sync.slotId}`])
+  })
+
   it('rejects bad marks with typed errors, also before it is ready, and refuses marks after close', async () => {
     const r = await relay()
     const a = device(r, LocalSigner.generate())

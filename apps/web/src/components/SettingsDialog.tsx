@@ -3,6 +3,7 @@ import { type FormEvent, useId, useState } from 'react'
 import { useApp, useAppSnapshot, useProfile } from '../hooks'
 import type { Answer } from '../model/types'
 import { AnswerNotice, Dialog } from './Dialog'
+import { ReadStateNote } from './ReadStateNote'
 
 /** Account (npub, nsec export, profile name), relays, read-state and notification settings. */
 export function SettingsDialog(props: { onClose: () => void }) {
@@ -140,6 +141,7 @@ export function SettingsDialog(props: { onClose: () => void }) {
       </section>
       <section aria-labelledby="privacy">
         <h3 id="privacy">Read state and notifications</h3>
+        <ReadStateNote />
         <label className="check">
           <input
             type="checkbox"

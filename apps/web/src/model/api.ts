@@ -24,6 +24,8 @@ export interface AppSnapshot {
   auth: Record<string, string>
   /** Browser online flag and sockets to the groups' relays: drives the offline banner. */
   connection: ConnectionState
+  /** False without IndexedDB (private browsing): read state is read, not kept nor published. */
+  readStateKept: boolean
 }
 
 export interface JoinAnswer extends Answer {

@@ -92,6 +92,9 @@ class RoostApp implements AppApi {
         signer: this.session.signer,
         store: this.store,
         relays: this.relays,
+        // Without IndexedDB (private browsing) nothing survives a reload, ids included: read the
+        // other devices' read state but publish none, or each start would claim a new slot.
+        readOnly: this.store instanceof MemoryEventStore,
         parentOf: (ctx) => this.roost?.groups.parentOf(ctx),
       },
       this.settings.readStateLocalOnly,
@@ -244,6 +247,7 @@ class RoostApp implements AppApi {
       settings: this.settings,
       auth: { ...this.auth },
       connection: this.connection.current,
+      readStateKept: !(this.store instanceof MemoryEventStore),
     }
     return this.snap
   }

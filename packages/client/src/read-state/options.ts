@@ -79,6 +79,13 @@ export interface ReadStateSyncOptions {
   fetchTimeout?: number
   /** Decision l: keep read state on this device only (no fetch, no subscription, no publish). */
   localOnly?: boolean
+  /**
+   * Reads every device's read state (fetch and live subscription) but publishes nothing, neither
+   * blobs nor deletions: for a window that cannot keep its `client_id` and slot, such as private
+   * browsing without IndexedDB, where each start would otherwise claim a new slot. Marks apply
+   * here, for this session only.
+   */
+  readOnly?: boolean
   /** Flush on `pagehide` and when the page becomes hidden (default true where `document` exists). */
   flushOnHide?: boolean
   /** Longest `close()` waits for its final flush, in ms (default 10,000). */

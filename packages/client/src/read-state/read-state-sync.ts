@@ -70,6 +70,8 @@ export class ReadStateSync {
   private readonly detachHide: (() => void) | undefined
   /** Decision l's "this device only": marks and persistence, no network. */
   private readonly localOnly: boolean
+  /** Fetches and follows, never publishes (a window that cannot keep its ids). */
+  private readonly readOnly: boolean
   /** The engine's load and subscription have been started (there were relays). */
   private networkStarted = false
   private liveFilter: Filter | undefined
@@ -83,6 +85,7 @@ export class ReadStateSync {
     }
     this.opener = new BlobOpener(opts.signer, opts.verifier ?? nobleVerifier, () => this.pubkey)
     this.localOnly = opts.localOnly === true
+    this.readOnly = opts.readOnly === true
     this.detachHide = opts.flushOnHide === false ? undefined : flushOnPageHide(() => void this.flush())
     this.ready = this.init()
     this.ready.catch(() => {})
@@ -278,7 +281,7 @@ export class ReadStateSync {
   async flush(): Promise<void> {
     await this.ready.catch(() => {})
     const engine = this.engine
-    if (!engine || this.localOnly || !this.networkStarted) return this.saving
+    if (!engine || this.localOnly || this.readOnly || !this.networkStarted) return this.saving
     this.run(engine.flush())
     await this.settled()
     await this.saving
@@ -316,6 +319,7 @@ export class ReadStateSync {
   }
 
   private perform(e: Effect): void {
+    if (this.readOnly && this.withhold(e)) return
     switch (e.type) {
       case 'load':
         this.task(
@@ -414,6 +418,26 @@ export class ReadStateSync {
       case 'rotated':
         break
     }
+  }
+
+  /**
+   * Read-only: nothing leaves this window. The engine's timer is not armed; a publish cycle that
+   * still starts (an input after the debounce) is answered at once, its own blob as empty and its
+   * publish as done, so it neither touches the network nor retries; stale duplicates are left
+   * for a device that owns its slot to delete. True when the effect was handled here.
+   */
+  private withhold(e: Effect): boolean {
+    const engine = this.engine
+    if (e.type === 'wake' || e.type === 'delete') return true
+    if (e.type === 'fetch-own') {
+      if (engine) this.run(engine.ownFetched(e.ref, []))
+      return true
+    }
+    if (e.type === 'publish') {
+      if (engine) this.run(engine.published(e.ref, { ok: true }))
+      return true
+    }
+    return false
   }
 
   private get fetchTimeout(): number {
