@@ -32,6 +32,14 @@ export class ReadStateSwitch implements ReadStateSource {
     return this.sync.ready
   }
 
+  /** This installation's NIP-RS ids (once ready). */
+  get clientId(): string | undefined {
+    return this.sync.clientId
+  }
+  get slotId(): string | undefined {
+    return this.sync.slotId
+  }
+
   get isLocalOnly(): boolean {
     return this.localOnly
   }

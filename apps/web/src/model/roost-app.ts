@@ -22,6 +22,7 @@ import { ProfileBook } from './profiles'
 import { PublicMetadata } from './public-metadata'
 import { ReadStateSwitch } from './read-state'
 import { type OpenSession, saveRelays } from './session'
+import { TabReadState } from './tab-read-state'
 import type { Answer, BrowseEntry, Profile, Settings } from './types'
 
 const NOTIFY_KINDS = new Set<number>([KINDS.chat, KINDS.note, KINDS.thread, KINDS.comment])
@@ -65,7 +66,7 @@ class RoostApp implements AppApi {
   private readonly startedAt = Math.floor(Date.now() / 1000)
   private roost!: Roost
   private pool!: RelayPool
-  private marks!: ReadStateSwitch
+  private marks!: TabReadState
   private connection!: ConnectionWatch
   private publicMeta!: PublicMetadata
 
@@ -86,16 +87,25 @@ class RoostApp implements AppApi {
         this.changed()
       },
     })
-    this.marks = new ReadStateSwitch(
+    // One installation per browser profile: the tabs of this account share one sync (tab-read-state.ts).
+    this.marks = new TabReadState(
       {
-        pool: this.pool,
-        signer: this.session.signer,
-        store: this.store,
-        relays: this.relays,
-        // Without IndexedDB (private browsing) nothing survives a reload, ids included: read the
-        // other devices' read state but publish none, or each start would claim a new slot.
-        readOnly: this.store instanceof MemoryEventStore,
+        name: `roost-read-state-${this.session.pubkey}`,
         parentOf: (ctx) => this.roost?.groups.parentOf(ctx),
+        lead: () =>
+          new ReadStateSwitch(
+            {
+              pool: this.pool,
+              signer: this.session.signer,
+              store: this.store,
+              relays: this.relays,
+              // Without IndexedDB (private browsing) nothing survives a reload, ids included: read
+              // the other devices' read state but publish none, or each start would claim a new slot.
+              readOnly: this.store instanceof MemoryEventStore,
+              parentOf: (ctx) => this.roost?.groups.parentOf(ctx),
+            },
+            this.settings.readStateLocalOnly,
+          ),
       },
       this.settings.readStateLocalOnly,
     )
