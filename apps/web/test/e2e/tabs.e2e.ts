@@ -83,8 +83,10 @@ describe('tabs of one browser profile', () => {
     await signUp(stack, ada, 'Ada')
     await joinByCode(ada, `${stack.relay.url}'general`)
     await messageIn(ada, 'Welcome to Roost! This is the general channel.').waitFor()
-    // The first tab looks elsewhere; the second reads.
+    // The first tab looks elsewhere, once it has published what it read; the second reads.
     await ada.page.getByRole('button', { name: 'Browse groups' }).click()
+    const opened = await publishedSince(1)
+    expect(opened).toHaveLength(1)
     const second = await newTab(ada)
     await second.page.goto(stack.base)
     await sidebarGroup(second, 'General').click()
@@ -97,8 +99,16 @@ describe('tabs of one browser profile', () => {
       .poll(() => sidebarGroup(ada, 'General').getByTestId('unread-badge').count(), { timeout: 20_000 })
       .toBe(0)
     const first = await publishedSince(t1)
-    expect(new Set(first.map((b) => b.slot)).size).toBe(1)
-    expect(new Set(first.map((b) => b.clientId)).size).toBe(1)
+    expect(first.map((b) => [b.slot, b.clientId])).toEqual([[opened[0]!.slot, opened[0]!.clientId]])
+
+    // Now the first tab reads: still the same installation, not a clone of the second.
+    await new Promise((r) => setTimeout(r, 1100))
+    const t1b = Math.floor(Date.now() / 1000)
+    await send(bob, 'Read in the first tab')
+    await sidebarGroup(ada, 'General').click()
+    await messageIn(ada, 'Read in the first tab').waitFor()
+    const both = await publishedSince(t1b)
+    expect(both.map((b) => [b.slot, b.clientId])).toEqual([[opened[0]!.slot, opened[0]!.clientId]])
 
     // The first tab (the leader) closes: the second takes over, with the same ids.
     await ada.page.close()
