@@ -26,9 +26,15 @@ const HISTORY: [user: number, text: string][] = [
 /**
  * Seeds the demo groups, once: `general` (open, with a short history), `design` (closed; an invite
  * code is kept and returned) and `private` (private and closed). Demo users' keys live in the database,
- * and each gets a kind 0 profile once.
+ * and each gets a kind 0 profile once. Processes sharing a database seed one after another (the
+ * store's relay-wide lock), so they all print the same invite code.
  */
-export async function seedDemo(engine: Engine): Promise<DemoInfo> {
+export function seedDemo(engine: Engine): Promise<DemoInfo> {
+  // Several processes may start with --demo on one database: one seeds, the others then find it done.
+  return engine.store.exclusive('demo-seed', () => seed(engine))
+}
+
+async function seed(engine: Engine): Promise<DemoInfo> {
   const get = (k: string) => engine.store.getMeta(k)
   const set = (k: string, v: string) => engine.store.setMeta(k, v)
   const keys: Uint8Array[] = []

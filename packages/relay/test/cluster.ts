@@ -26,6 +26,8 @@ export interface RelayProcess {
   port: number
   /** Everything the process wrote to stderr (its --verbose log). */
   readonly log: string[]
+  /** Everything the process wrote to stdout (its start banner). */
+  readonly out: string[]
   /** `kill -9`: no shutdown, open transactions are abandoned. */
   kill9(): Promise<void>
   stop(): Promise<void>
@@ -44,11 +46,11 @@ export async function relayProcess(
   const log: string[] = []
   p.stderr?.on('data', (d) => log.push(String(d)))
   p.once('exit', (code, signal) => log.push(`exited: ${signal ?? code}`))
+  const out: string[] = []
+  p.stdout?.on('data', (d) => out.push(String(d)))
   const url = await new Promise<string>((resolve, reject) => {
-    let out = ''
-    p.stdout?.on('data', (d) => {
-      out += String(d)
-      const m = /listening on (ws:\/\/\S+)/.exec(out)
+    p.stdout?.on('data', () => {
+      const m = /listening on (ws:\/\/\S+)/.exec(out.join(''))
       if (m?.[1]) resolve(m[1])
     })
     p.once('exit', (code) =>
@@ -59,6 +61,7 @@ export async function relayProcess(
     url,
     port: Number(new URL(url).port),
     log,
+    out,
     kill9: () => stopProcess(p, 'SIGKILL'),
     stop: () => stopProcess(p),
   }

@@ -355,6 +355,29 @@ export class PostgresStore implements EventStore {
     ])
     return (await this.getMeta(key)) ?? value
   }
+  async exclusive<T>(name: string, fn: () => Promise<T>): Promise<T> {
+    // A session lock on a connection of its own: `fn` uses the rest of the pool. The lock ends with
+    // the session, so a process that dies holding it does not block the others.
+    const client = await this.pool.connect()
+    client.on('error', ignore)
+    let broken: unknown
+    try {
+      await client.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', [`x:${pgText(name)}`])
+      try {
+        return await fn()
+      } finally {
+        await client
+          .query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [`x:${pgText(name)}`])
+          .catch((e: unknown) => {
+            broken = e
+          })
+      }
+    } finally {
+      client.off('error', ignore)
+      // A connection that may still hold the lock is closed rather than given back.
+      client.release(broken instanceof Error ? broken : undefined)
+    }
+  }
   onRemote(listener: (event: NostrEvent) => void): void {
     this.listeners.push(listener)
   }

@@ -109,6 +109,10 @@ export class SqliteStore implements EventStore {
       return value
     })
   }
+  exclusive<T>(_name: string, fn: () => Promise<T>): Promise<T> {
+    // One process owns the file: nobody else can run the same work.
+    return fn()
+  }
   onRemote(): void {
     // One process owns the file: there are no other writers to hear from.
   }

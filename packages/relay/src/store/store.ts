@@ -116,6 +116,13 @@ export interface EventStore extends StoreReader {
   setMeta(key: string, value: string): Promise<void>
   /** Keeps `value` under `key` unless a value is kept already; resolves to the kept one (first writer wins). */
   claimMeta(key: string, value: string): Promise<string>
+  /**
+   * Runs `fn` while holding the relay-wide lock `name`, so that of several relay processes on one
+   * database only one runs it at a time (PostgreSQL: a session advisory lock, released when `fn`
+   * settles or the process dies). For one-time work such as the demo seed: the next holder sees
+   * what the previous one committed. A single-process backend runs `fn` at once.
+   */
+  exclusive<T>(name: string, fn: () => Promise<T>): Promise<T>
   /** Registers a listener for events committed by other relay processes on the same database. */
   onRemote(listener: (event: NostrEvent) => void): void
   /** Closes the database; waits for running units. */
