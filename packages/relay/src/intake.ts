@@ -278,7 +278,7 @@ export class Intake {
     const g = await tx.group(id)
     if (!g || g.deleted) return
     for (const kind of STATE_KINDS) {
-      const content = renderState(g, kind, policy, { relay: pubkey, owner: ownerPubkey })
+      const content = renderState(g, kind, policy, { relay: pubkey, owner: ownerPubkey, av: this.ctx.av })
       if (!content) continue
       const stored = await tx.latest(kind, pubkey, id)
       if (kind === 39005 && !stored && g.pins.length === 0) continue
