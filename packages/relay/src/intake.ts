@@ -311,6 +311,15 @@ export class Intake {
     })
   }
 
+  /** Re-signs one group's 390xx state where it no longer matches (a setting changed across a restart). */
+  async refresh(id: string): Promise<NostrEvent[]> {
+    return this.ctx.store.unit(id, async (tx) => {
+      const batch: Batch = { tx, out: [], touched: new Set() }
+      await this.regenerate(batch, id)
+      return batch.out
+    })
+  }
+
   /** Stores events signed by others without the intake rules (demo history); resolves to what was stored. */
   async trusted(events: NostrEvent[]): Promise<NostrEvent[]> {
     return this.ctx.store.unit(undefined, async (tx) => {

@@ -7,7 +7,7 @@ import { Engine } from './engine'
 import { snapshot } from './groups/record'
 import type { DemoInfo, RelayHandle } from './handle'
 import { handleHttp } from './http'
-import { liveKitHttp } from './livekit/av'
+import { liveKitHttp, refreshAvFlags } from './livekit/av'
 import type { HttpHandler } from './livekit/token-endpoint'
 import type { RelayOptions } from './options'
 import { defaultVerifier } from './verify'
@@ -57,6 +57,7 @@ export async function startRelay(opts: RelayOptions = {}): Promise<RelayHandle> 
   if (opts.livekit) livekit = liveKitHttp(engine, opts.livekit)
   let demo: DemoInfo | undefined
   if (opts.demo) demo = await seedDemo(engine)
+  await refreshAvFlags(engine)
   const heartbeat = setInterval(() => engine.heartbeat(), (opts.heartbeat ?? HEARTBEAT_S) * 1000)
   heartbeat.unref()
   let closing: Promise<void> | undefined

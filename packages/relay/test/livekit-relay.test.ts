@@ -1,4 +1,7 @@
 import { createHash } from 'node:crypto'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { encodeAuthHeader, httpAuthTemplate, livekitTokenUrl } from '@roost/nip29'
 import { AccessToken, TokenVerifier } from 'livekit-server-sdk'
 import type { NostrEvent } from 'nostr-tools'
@@ -228,5 +231,29 @@ describe('without LiveKit configured', () => {
     const { events } = await reqUntilEose(c, [{ kinds: [39000], '#d': [g], authors: [r.pubkey] }])
     expect(events).toHaveLength(1)
     expect(events[0]?.tags).not.toContainEqual(['livekit'])
+  })
+})
+
+describe('turning LiveKit on or off across a restart', () => {
+  it('re-signs the 39000 of groups with the flag so it shows only while AV is configured', async () => {
+    const db = join(mkdtempSync(join(tmpdir(), 'roost-relay-')), 'relay.db')
+    const flagOf = async (url: string, g: string) => {
+      const c = await connect(url)
+      const { events } = await reqUntilEose(c, [{ kinds: [39000], '#d': [g] }])
+      expect(events).toHaveLength(1)
+      return events[0]?.tags.some((t) => t[0] === 'livekit')
+    }
+    const first = await relay({ db })
+    const port = Number(new URL(first.url).port)
+    const g = await first.createGroup({ name: 'Call', livekit: true })
+    const plain = await first.createGroup({ name: 'Plain' })
+    expect(await flagOf(first.url, g)).toBe(false)
+    await first.close()
+    const second = await relay({ db, port, livekit: LIVEKIT })
+    expect(await flagOf(second.url, g)).toBe(true)
+    expect(await flagOf(second.url, plain)).toBe(false)
+    await second.close()
+    const third = await relay({ db, port })
+    expect(await flagOf(third.url, g)).toBe(false)
   })
 })

@@ -90,3 +90,26 @@ export async function publishParticipants(engine: Engine, groupId: string, pubke
   })
   if (saved) engine.broadcast([saved])
 }
+
+/**
+ * After a start with LiveKit configured or not: re-signs the 39000 of each group with the
+ * `livekit` flag whose stored event shows or hides it against the current configuration.
+ */
+export async function refreshAvFlags(engine: Engine): Promise<void> {
+  const page = engine.ctx.limits.maxLimit
+  const stale: string[] = []
+  for (let offset = 0; ; offset += page) {
+    const rows = await engine.store.query({ kinds: [39000], authors: [engine.pubkey] }, page, offset)
+    for (const row of rows) {
+      const event = JSON.parse(row.json) as NostrEvent
+      const id = event.tags.find((t) => t[0] === 'd')?.[1]
+      if (id !== undefined && event.tags.some((t) => t[0] === 'livekit') !== engine.ctx.av) stale.push(id)
+    }
+    if (rows.length < page) break
+  }
+  // Re-signed once every page was read, so the paging does not shift under the rewrites.
+  for (const id of stale) {
+    const g = await engine.group(id)
+    if (g && !g.deleted && g.livekit) engine.broadcast(await engine.intake.refresh(id))
+  }
+}
