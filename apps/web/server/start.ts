@@ -23,6 +23,12 @@ await ensureBuilt({ log: (l) => console.log(l) })
 // The relay keeps its signing key in the database, so a restart keeps its identity and groups.
 // NIP-42 `relay` tags are checked against these public URLs (the browser may say either host name).
 const urls = port === 0 ? undefined : [`ws://127.0.0.1:${port}`, `ws://localhost:${port}`]
+// Calls (NIP-29 AV) need a LiveKit server: LIVEKIT_URL, LIVEKIT_API_KEY and LIVEKIT_API_SECRET.
+const { LIVEKIT_URL, LIVEKIT_API_KEY, LIVEKIT_API_SECRET } = process.env
+const livekit =
+  LIVEKIT_URL && LIVEKIT_API_KEY && LIVEKIT_API_SECRET
+    ? { url: LIVEKIT_URL, apiKey: LIVEKIT_API_KEY, apiSecret: LIVEKIT_API_SECRET }
+    : undefined
 const relay = await startRelay({
   port,
   host: '127.0.0.1',
@@ -30,7 +36,11 @@ const relay = await startRelay({
   staticDir: distDir,
   demo: true,
   ...(urls && { urls }),
+  ...(livekit && { livekit }),
 })
+// With LiveKit, an open group with a call to try "Join call" in.
+if (livekit && !relay.state('standup'))
+  await relay.createGroup({ id: 'standup', name: 'Standup', livekit: true })
 const httpUrl = relay.url.replace(/^ws/, 'http')
 console.log(`\nRoost is running: ${httpUrl}`)
 console.log(`  relay     ${relay.url}  (key ${relay.pubkey.slice(0, 12)}…)`)
@@ -39,6 +49,11 @@ if (relay.demo) {
   console.log(`  groups    ${relay.demo.groups.map((g) => `${relay.url}'${g}`).join('  ')}`)
   console.log(`  invite    ${relay.demo.invite}  (the invite code of the closed group ${relay.url}'design)`)
 }
+console.log(
+  livekit
+    ? `  calls     LiveKit at ${livekit.url}; try ${relay.url}'standup`
+    : '  calls     off (set LIVEKIT_URL, LIVEKIT_API_KEY and LIVEKIT_API_SECRET to offer them)',
+)
 console.log('\nPress Ctrl+C to stop.')
 
 let closing = false

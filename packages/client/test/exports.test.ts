@@ -7,10 +7,12 @@ describe('@roost/client exports', () => {
   it('the root entry (browser-safe)', () => {
     expect(Object.keys(client).sort()).toEqual([
       'AuthRequiredError',
+      'CallTokenError',
       'CannotSendError',
       'ClosedError',
       'DecryptError',
       'EncryptError',
+      'ForkWatch',
       'Group',
       'GroupsRegistry',
       'IndexedDbEventStore',
@@ -46,6 +48,7 @@ describe('@roost/client exports', () => {
       'brandVerified',
       'createRoost',
       'createVerifier',
+      'fetchCallToken',
       'fetchRelayInfo',
       'fetchRelays',
       'groupSubscriptionId',
@@ -76,6 +79,7 @@ describe('@roost/client exports', () => {
       new client.UnknownGroupError("wss://r'x"),
       new client.ClosedError('RelayPool'),
       new client.InvalidRelaysError('relays.write', 'expected an array of relay URLs'),
+      new client.CallTokenError('refused', 'restricted: members only', 403),
     ]
     expect(errors.map((e) => e.code)).toEqual([
       'publish-refused',
@@ -86,6 +90,7 @@ describe('@roost/client exports', () => {
       'unknown-group',
       'closed',
       'invalid-relays',
+      'call-token',
     ])
     expect((errors[0] as client.PublishRefusedError).prefix).toBe('restricted')
     expect(errors[0]!.message).toBe('restricted: no')

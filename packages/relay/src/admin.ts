@@ -25,6 +25,7 @@ export async function createGroup(engine: Engine, o: CreateGroupOptions): Promis
   if (o.hidden) meta.push(['hidden'])
   if (o.closed) meta.push(['closed'])
   else if (patch) meta.push(['open'])
+  if (o.livekit) meta.push(['livekit'])
   if (o.supportedKinds) meta.push(['supported_kinds', ...o.supportedKinds.map(String)])
   const templates = [relayEvent(9007, id, [], now), relayEvent(9002, id, meta, now)]
   for (const pk of o.admins ?? []) templates.push(relayEvent(9000, id, [['p', pk, 'admin']], now))

@@ -35,6 +35,11 @@ Options:
   --max-query-cost <n>           filter values one connection may hold open (default ${LIMITS.maxQueryCost})
   --max-buffered-bytes <bytes>   unsent output before a connection is closed (default ${LIMITS.maxBufferedBytes})
   --max-future-seconds <s>       refuse events dated further ahead (default ${LIMITS.maxFutureSeconds})
+  --livekit-url <url>  a LiveKit server (wss://…) for NIP-29 audio/video: the relay mints
+                       tokens for members of groups with the livekit flag, and takes
+                       LiveKit's webhooks on /.well-known/nip29/livekit-webhook for 39004
+  --livekit-key <key>  its API key (or LIVEKIT_API_KEY)
+  --livekit-secret <s> its API secret (or LIVEKIT_API_SECRET, which keeps it out of ps)
   --verbose            log one line per connection event
   -h, --help           show this help
 `
@@ -64,7 +69,7 @@ export type CliParse =
  * @example
  * parseCli(['--port', '0', '--demo']) // { ok: true, options: { port: 0, demo: true, … }, verbose: false }
  */
-export function parseCli(argv: string[]): CliParse {
+export function parseCli(argv: string[], env: Record<string, string | undefined> = {}): CliParse {
   let values: Record<string, string | boolean | string[] | undefined>
   try {
     values = parseArgs({
@@ -82,6 +87,9 @@ export function parseCli(argv: string[]): CliParse {
         demo: { type: 'boolean' },
         'late-window': { type: 'string' },
         'previous-minimum': { type: 'string' },
+        'livekit-url': { type: 'string' },
+        'livekit-key': { type: 'string' },
+        'livekit-secret': { type: 'string' },
         verbose: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -152,12 +160,29 @@ export function parseCli(argv: string[]): CliParse {
     limits[key] = n
   }
   if (Object.keys(limits).length > 0) options.limits = limits
+  const lkUrl = values['livekit-url']
+  const lkKey = values['livekit-key'] ?? env.LIVEKIT_API_KEY
+  const lkSecret = values['livekit-secret'] ?? env.LIVEKIT_API_SECRET
+  if (typeof lkUrl === 'string') {
+    if (!/^(wss?|https?):\/\/[^\s/]+/.test(lkUrl))
+      return { ok: false, help: false, error: `--livekit-url '${lkUrl}' must be a wss:// URL` }
+    if (typeof lkKey !== 'string' || lkKey === '' || typeof lkSecret !== 'string' || lkSecret === '')
+      return {
+        ok: false,
+        help: false,
+        error:
+          '--livekit-url needs --livekit-key and --livekit-secret (or LIVEKIT_API_KEY and LIVEKIT_API_SECRET)',
+      }
+    options.livekit = { url: lkUrl, apiKey: lkKey, apiSecret: lkSecret }
+  } else if (values['livekit-key'] !== undefined || values['livekit-secret'] !== undefined) {
+    return { ok: false, help: false, error: '--livekit-key and --livekit-secret need --livekit-url' }
+  }
   return { ok: true, options, verbose: !!values.verbose }
 }
 
 /** Runs the CLI: starts the relay, prints where it listens, closes cleanly on SIGINT/SIGTERM. */
 export async function main(argv: string[]): Promise<void> {
-  const parsed = parseCli(argv)
+  const parsed = parseCli(argv, process.env)
   if (!parsed.ok) {
     if (parsed.error) process.stderr.write(`roost-relay: ${parsed.error}\n\n`)
     process.stdout.write(USAGE)
@@ -176,6 +201,7 @@ export async function main(argv: string[]): Promise<void> {
     `  database:         ${redactDbUrl(options.db ?? '')}`,
   ]
   if (options.urls) out.push(`  public URLs:      ${options.urls.join(' ')}`)
+  if (options.livekit) out.push(`  LiveKit (AV):     ${options.livekit.url}`)
   if (options.staticDir)
     out.push(`  web:              ${relay.url.replace('ws://', 'http://')}/ (from ${options.staticDir})`)
   if (relay.demo) {

@@ -15,6 +15,8 @@ export interface RelayContext {
   readonly pubkey: string
   /** NIP-11 `pubkey`: the relay key, or a separate owner key (pyramid, zooid). */
   readonly ownerPubkey: string
+  /** The relay offers audio/video (LiveKit configured): 39000 shows the `livekit` flag. */
+  readonly av: boolean
   /** Late-publication window in seconds (0 or undefined: off). */
   readonly lateWindow: number | undefined
   readonly previousMinimum: number

@@ -10,6 +10,7 @@ import type { GroupRecord } from './groups/record'
 import { Intake, type IntakeOutcome } from './intake'
 import { keptKey, secretKeyBytes } from './keys'
 import { LIMITS, type RelayLimits } from './limits'
+import { checkLiveKitConfig } from './livekit/av'
 import type { RelayOptions } from './options'
 import { PROFILES } from './profiles'
 import { QuerySide } from './query'
@@ -46,6 +47,7 @@ export class Engine {
   static async open(opts: RelayOptions): Promise<Engine> {
     const policy = PROFILES[opts.profile ?? 'roost']
     if (!policy) throw new RelayOptionError(`unknown profile '${opts.profile}'`)
+    if (opts.livekit) checkLiveKitConfig(opts.livekit)
     const limits = settleLimits(opts.limits)
     const urls = (opts.urls ?? []).map(publicUrl)
     const given = opts.secretKey === undefined ? undefined : secretKeyBytes(opts.secretKey)
@@ -62,6 +64,7 @@ export class Engine {
       secret,
       pubkey,
       ownerPubkey,
+      av: opts.livekit !== undefined,
       lateWindow: opts.lateWindow ?? policy.lateWindow,
       previousMinimum: opts.previousMinimum ?? policy.previous.minimum,
       limits,

@@ -15,6 +15,8 @@ export interface CreateGroupOptions {
   closed?: boolean
   restricted?: boolean
   hidden?: boolean
+  /** Audio/video rooms (NIP-29 `livekit`); advertised while the relay has LiveKit configured. */
+  livekit?: boolean
   /** Pubkeys given the `admin` role. */
   admins?: string[]
   /** Pubkeys added as plain members. */

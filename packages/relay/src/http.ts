@@ -28,6 +28,12 @@ export function handleHttp(engine: Engine, req: IncomingMessage, res: ServerResp
     )
     return
   }
+  if ((req.url ?? '').startsWith('/.well-known/nip29/livekit')) {
+    // No LiveKit configured: the relay offers no audio/video (a configured relay answers before this).
+    res.writeHead(404, { ...safetyHeaders('text/plain; charset=utf-8'), ...cors() })
+    res.end('this relay offers no audio/video\n')
+    return
+  }
   if (engine.opts.staticDir) {
     serveStatic(engine.opts.staticDir, req, res).catch(() => {
       if (!res.headersSent) res.writeHead(500, safetyHeaders('text/plain; charset=utf-8'))

@@ -278,7 +278,7 @@ export class Intake {
     const g = await tx.group(id)
     if (!g || g.deleted) return
     for (const kind of STATE_KINDS) {
-      const content = renderState(g, kind, policy, { relay: pubkey, owner: ownerPubkey })
+      const content = renderState(g, kind, policy, { relay: pubkey, owner: ownerPubkey, av: this.ctx.av })
       if (!content) continue
       const stored = await tx.latest(kind, pubkey, id)
       if (kind === 39005 && !stored && g.pins.length === 0) continue
@@ -307,6 +307,15 @@ export class Intake {
           await this.effects(batch, e, { ok: true, followUps: [], moderation: true })
       }
       for (const id of batch.touched) await this.regenerate(batch, id)
+      return batch.out
+    })
+  }
+
+  /** Re-signs one group's 390xx state where it no longer matches (a setting changed across a restart). */
+  async refresh(id: string): Promise<NostrEvent[]> {
+    return this.ctx.store.unit(id, async (tx) => {
+      const batch: Batch = { tx, out: [], touched: new Set() }
+      await this.regenerate(batch, id)
       return batch.out
     })
   }

@@ -1,5 +1,6 @@
 import type { NostrEvent } from 'nostr-tools'
 import type { RelayLimits } from './limits'
+import type { LiveKitConfig } from './livekit/av'
 
 /**
  * The relay families whose NIP-29 behaviour this relay can reproduce (see `profiles.ts`).
@@ -57,6 +58,13 @@ export interface RelayOptions {
   heartbeat?: number
   /** Checks an event's id and signature; nostr-wasm by default, nostr-tools' `verifyEvent` (noble) where wasm does not load. */
   verifyEvent?: (event: NostrEvent) => boolean
+  /**
+   * A LiveKit server for NIP-29 audio/video. With it the relay answers `/.well-known/nip29/livekit`
+   * (204) and mints tokens for members of groups with the `livekit` flag, shows that flag in 39000
+   * and publishes 39004 participants from LiveKit's webhooks
+   * (`POST /.well-known/nip29/livekit-webhook`). Without it the relay offers no AV.
+   */
+  livekit?: LiveKitConfig
   /** Called with one line per connection event (the CLI's --verbose). */
   log?: (line: string) => void
 }

@@ -7,6 +7,8 @@ import { Engine } from './engine'
 import { snapshot } from './groups/record'
 import type { DemoInfo, RelayHandle } from './handle'
 import { handleHttp } from './http'
+import { liveKitHttp, refreshAvFlags } from './livekit/av'
+import type { HttpHandler } from './livekit/token-endpoint'
 import type { RelayOptions } from './options'
 import { defaultVerifier } from './verify'
 
@@ -24,7 +26,15 @@ const HEARTBEAT_S = 30
  */
 export async function startRelay(opts: RelayOptions = {}): Promise<RelayHandle> {
   const engine = await Engine.open({ ...opts, verifyEvent: opts.verifyEvent ?? (await defaultVerifier()) })
-  const server: Server = createServer((req, res) => handleHttp(engine, req, res))
+  // Extra HTTP endpoints, built once the relay knows its public URL; a request they leave goes on.
+  let livekit: HttpHandler | undefined
+  const server: Server = createServer((req, res) => {
+    if (!livekit) return handleHttp(engine, req, res)
+    livekit(req, res).then(
+      (handled) => handled || handleHttp(engine, req, res),
+      () => res.destroy(),
+    )
+  })
   const wss = new WebSocketServer({ server, maxPayload: engine.ctx.limits.maxMessageLength * 4 })
   wss.on('connection', (ws, req) => engine.attach(ws, req))
   wss.on('error', () => {})
@@ -44,8 +54,10 @@ export async function startRelay(opts: RelayOptions = {}): Promise<RelayHandle> 
   const port = (server.address() as AddressInfo).port
   const urlHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host
   engine.url = `ws://${urlHost}:${port}`
+  if (opts.livekit) livekit = liveKitHttp(engine, opts.livekit)
   let demo: DemoInfo | undefined
   if (opts.demo) demo = await seedDemo(engine)
+  await refreshAvFlags(engine)
   const heartbeat = setInterval(() => engine.heartbeat(), (opts.heartbeat ?? HEARTBEAT_S) * 1000)
   heartbeat.unref()
   let closing: Promise<void> | undefined

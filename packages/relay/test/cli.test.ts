@@ -76,6 +76,26 @@ describe('roost-relay CLI', () => {
     expect(parseCli(['--wat'])).toMatchObject({ ok: false, help: false })
   })
 
+  it('configures LiveKit from flags or the environment, and only as a whole', () => {
+    const lk = { url: 'wss://lk.example', apiKey: 'APIk', apiSecret: 's3cret' }
+    expect(
+      parseCli(['--livekit-url', lk.url, '--livekit-key', lk.apiKey, '--livekit-secret', lk.apiSecret]),
+    ).toMatchObject({ ok: true, options: { livekit: lk } })
+    expect(
+      parseCli(['--livekit-url', lk.url], { LIVEKIT_API_KEY: lk.apiKey, LIVEKIT_API_SECRET: lk.apiSecret }),
+    ).toMatchObject({ ok: true, options: { livekit: lk } })
+    expect(parseCli([])).toMatchObject({ ok: true, options: { livekit: undefined } })
+    expect(parseCli(['--livekit-url', lk.url, '--livekit-key', 'k'])).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/--livekit-secret/),
+    })
+    expect(parseCli(['--livekit-url', 'nope', '--livekit-key', 'k', '--livekit-secret', 's'])).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/--livekit-url/),
+    })
+    expect(parseCli(['--livekit-key', 'k', '--livekit-secret', 's'])).toMatchObject({ ok: false })
+  })
+
   it('exposes the operator’s knobs: --url (repeatable), --rate-limit and one flag per cap', () => {
     expect(
       parseCli([

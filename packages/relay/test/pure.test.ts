@@ -156,7 +156,7 @@ describe('group transitions', () => {
           for (const f of on) tags.push([f])
           if (kinds) tags.push(['supported_kinds', ...kinds.map(String)])
           const g = applyMetadata(group({ name: 'old', closed: true }), tags, PROFILES.strict)
-          const rendered = renderState(g, 39000, PROFILES.strict, { relay: RELAY, owner: RELAY })!
+          const rendered = renderState(g, 39000, PROFILES.strict, { relay: RELAY, owner: RELAY, av: true })!
           const again = applyMetadata(group(), [['h', 'g'], ...rendered.tags.slice(1)], PROFILES.strict)
           expect(snapshot(again)).toEqual(snapshot(g))
         },

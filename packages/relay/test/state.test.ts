@@ -63,7 +63,9 @@ describe('C. relay-signed state', () => {
   })
 
   it('rule 26: the 39000 tag layout is d, name, picture, about, positive flags, supported_kinds; content empty', async () => {
-    const { r, c, u } = await setup()
+    const { r, c, u } = await setup({
+      livekit: { url: 'wss://livekit.example', apiKey: 'APIroost', apiSecret: 'a-livekit-secret-for-tests' },
+    })
     const admin = u()
     const g = await r.createGroup({ admins: [admin.pk] })
     await publish(

@@ -3,9 +3,11 @@ import { useGroup, usePageVisible } from '../hooks'
 import type { GroupHandle } from '../model/api'
 import type { Answer, GroupDetail, MessageItem } from '../model/types'
 import { Avatar } from './Avatar'
+import { CallButton } from './CallButton'
 import { Composer } from './Composer'
 import { AnswerNotice } from './Dialog'
 import { EditGroupDialog } from './EditGroupDialog'
+import { ForkBanner } from './ForkBanner'
 import { Icon } from './Icon'
 import { InviteDialog } from './InviteDialog'
 import type { MessageActions } from './MessageRow'
@@ -235,6 +237,7 @@ export function GroupView(props: {
               : 'Connecting…'
             : null}
         </div>
+        <CallButton key={detail.key} handle={handle} detail={detail} />
         <button
           type="button"
           className="btn ghost"
@@ -263,6 +266,7 @@ export function GroupView(props: {
         />
       </header>
       <AccessBanner detail={detail} handle={handle} />
+      <ForkBanner groupKey={detail.key} id={detail.id} />
       {notice ? (
         <div style={{ padding: '0 16px' }}>
           <AnswerNotice answer={notice} />

@@ -1,3 +1,4 @@
+import type { ForkReport } from '@roost/nip29'
 import type { ConnectionState } from './connection'
 import type {
   Answer,
@@ -37,6 +38,9 @@ export interface InviteAnswer extends Answer {
   link?: string
 }
 
+/** A call token (NIP-29 AV) for `livekit-client`, or why there is none. */
+export type CallAnswer = (Answer & { ok: false }) | { ok: true; message: string; url: string; token: string }
+
 /** One open group: a snapshot to render and the actions on it. */
 export interface GroupHandle {
   readonly key: string
@@ -65,6 +69,8 @@ export interface GroupHandle {
   createInvite(): Promise<InviteAnswer>
   removeMember(pubkey: string): Promise<Answer>
   deleteMessage(id: string): Promise<Answer>
+  /** Asks the relay for a LiveKit token for the group's call. */
+  call(): Promise<CallAnswer>
 }
 
 /** The signed-in application: groups, profiles, settings. UI code talks only to this. */
@@ -77,6 +83,8 @@ export interface AppApi {
   profilesVersion(): number
   join(input: string): Promise<JoinAnswer>
   leave(key: string): Promise<Answer>
+  /** Follows the group admins' 10009 lists (moved or copied groups); returns the stop function. */
+  watchForks(key: string, fn: (report: ForkReport) => void): () => void
   browse(relay: string): Promise<BrowseEntry[]>
   createGroup(
     relay: string,

@@ -6,7 +6,8 @@
 import type { Group, GroupSnapshot, Message } from '@roost/client'
 import type { GroupMetadata } from '@roost/nip29'
 import { threadContext } from '@roost/read-state'
-import type { GroupHandle, InviteAnswer } from './api'
+import type { CallAnswer, GroupHandle, InviteAnswer } from './api'
+import { callAnswer } from './call-answer'
 import { OFFLINE_MESSAGE } from './connection'
 import type { ReadMarks } from './read-state'
 import type { Answer, GroupDetail, GroupSummary, Member, MessageItem, ThreadDetail } from './types'
@@ -189,6 +190,7 @@ export class GroupAdapter implements GroupHandle {
         restricted: meta?.restricted ?? false,
         hidden: meta?.hidden ?? false,
         closed: meta?.closed ?? false,
+        livekit: meta?.livekit ?? false,
       },
       members,
       membersKnown: snap.members !== undefined,
@@ -324,6 +326,11 @@ export class GroupAdapter implements GroupHandle {
 
   deleteMessage(id: string): Promise<Answer> {
     return this.act(() => this.group.deleteEvent(id), 'Message deleted.')
+  }
+
+  /** A LiveKit token for the group's call, or the relay's refusal (see `call-answer.ts`). */
+  call(): Promise<CallAnswer> {
+    return callAnswer(() => this.group.callToken())
   }
 
   close(): void {

@@ -13,10 +13,18 @@ import {
   RelayPool,
   type Roost,
 } from '@roost/client'
-import { GroupKey, GroupMetadata, GroupReference, KINDS, normalizeRelayUrl } from '@roost/nip29'
+import {
+  type ForkReport,
+  GroupKey,
+  GroupMetadata,
+  GroupReference,
+  KINDS,
+  normalizeRelayUrl,
+} from '@roost/nip29'
 import type { NostrEvent } from 'nostr-tools'
 import type { AppApi, AppSnapshot, JoinAnswer } from './api'
 import { ConnectionWatch, OFFLINE_MESSAGE } from './connection'
+import { watchForks } from './forks'
 import { GroupAdapter, toAnswer } from './group-adapter'
 import { ProfileBook } from './profiles'
 import { PublicMetadata } from './public-metadata'
@@ -298,6 +306,10 @@ class RoostApp implements AppApi {
     } catch (err) {
       return toAnswer(err)
     }
+  }
+
+  watchForks(key: string, fn: (report: ForkReport) => void): () => void {
+    return watchForks(this.roost, key, fn)
   }
 
   async leave(key: string): Promise<Answer> {

@@ -52,7 +52,7 @@ export interface Member {
 
 export interface GroupDetail extends GroupSummary {
   about?: string
-  flags: { private: boolean; restricted: boolean; hidden: boolean; closed: boolean }
+  flags: { private: boolean; restricted: boolean; hidden: boolean; closed: boolean; livekit?: boolean }
   members: Member[]
   /** False until a relay-signed 39000 arrived (private groups hide it from non-members). */
   metadataKnown: boolean

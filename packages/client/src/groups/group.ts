@@ -6,6 +6,7 @@ import {
   type GroupMetadataFields,
   type GroupRoles,
   KINDS,
+  type LiveKitToken,
   type Membership,
 } from '@roost/nip29'
 import type { NostrEvent } from 'nostr-tools/core'
@@ -13,6 +14,7 @@ import type { RelayPool } from '../pool'
 import type { Signer } from '../signers'
 import type { EventStore } from '../store'
 import { isVerified } from '../verify'
+import { fetchCallToken } from './call'
 import { canSendWith } from './can-send'
 import { GroupState, STATE_KINDS } from './group-state'
 import { MembershipFold } from './membership'
@@ -503,6 +505,17 @@ export class Group {
    * @example
    * if (group.snapshot().hasOlder) await group.loadOlder()
    */
+  /**
+   * A LiveKit token for the group's call (NIP-29 AV): a NIP-98-signed GET to the relay's
+   * `/.well-known/nip29/livekit/<id>`. Pass `url` and `token` to `livekit-client`'s `room.connect`.
+   * @throws {CallTokenError} `unavailable` (no AV on this relay), `auth`, `refused` (not a member,
+   * no call here), `unreachable` or `bad-answer`.
+   * @example const { url, token } = await group.callToken()
+   */
+  callToken(opts: { fetch?: typeof globalThis.fetch } = {}): Promise<LiveKitToken> {
+    return fetchCallToken({ key: this.key, signer: this.ctx.signer, clock: this.ctx.clock, ...opts })
+  }
+
   async loadOlder(limit = 50): Promise<number> {
     const until = this.timeline.oldestRow()?.created_at ?? this.ctx.clock()
     const fork = this.key.toString()

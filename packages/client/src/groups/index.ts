@@ -1,3 +1,5 @@
+export { CallTokenError, type CallTokenReason, type CallTokenRequest, fetchCallToken } from './call'
+export { ForkWatch, type ForkWatchOptions } from './fork-watch'
 export { Group, type GroupContext } from './group'
 export { isPreviousRejection, publishError } from './publish-errors'
 export { GroupsRegistry, type GroupsRegistryOptions } from './registry'

@@ -15,6 +15,7 @@ import { groupSubscriptionId, type RelayPool } from '../pool'
 import { parseRelays, type RelaysOption, type UserRelays } from '../relays'
 import type { Signer } from '../signers'
 import type { EventStore } from '../store'
+import { ForkWatch } from './fork-watch'
 import { Group, type GroupContext } from './group'
 import { GroupListSync } from './group-list-sync'
 import { publishError } from './publish-errors'
@@ -431,6 +432,22 @@ export class GroupsRegistry {
     this.lists.watch()
     const added = next.write.filter((r) => !before.has(r))
     if (added.length) await this.lists.republish(added).catch(() => {})
+  }
+
+  /**
+   * Watches the admins' kind 10009 lists for the same group id on other relays (fork and
+   * migration detection), on the account's relays and the group's own. Close it when done.
+   * @throws {UnknownGroupError} when the registry does not hold the group.
+   * @example const watch = roost.groups.watchForks(group.key); watch.subscribe(showBanner)
+   */
+  watchForks(keyish: GroupKey | string): ForkWatch {
+    const group = this.group(keyish)
+    if (!group) throw new UnknownGroupError(String(keyish))
+    return new ForkWatch({
+      pool: this.opts.pool,
+      group,
+      relays: () => [...this.relays.read, ...this.relays.write],
+    })
   }
 
   /** The account's relays in use (normalized). */

@@ -23,7 +23,8 @@ export interface StateContent {
 
 /**
  * The tags and content of one relay-signed state event for a group, or undefined when the profile
- * publishes no such event. Pure: the caller signs it with `created_at = max(now, previous + 1)`.
+ * publishes no such event. `keys.av`: the relay offers audio/video (LiveKit configured), so the
+ * `livekit` flag is shown. Pure: the caller signs it with `created_at = max(now, previous + 1)`.
  *
  * @example
  * renderState(group, 39002, PROFILES.strict, relayKey) // { tags: [['d', id], ['p', pk]…], content: '' }
@@ -32,7 +33,7 @@ export function renderState(
   g: GroupRecord,
   kind: StateKind,
   policy: ProfilePolicy,
-  keys: { relay: string; owner: string },
+  keys: { relay: string; owner: string; av?: boolean },
 ): StateContent | undefined {
   const d = ['d', g.id]
   const members = Object.keys(g.members).sort()
@@ -53,7 +54,8 @@ export function renderState(
       if (g.hidden) tags.push(['hidden'])
       if (g.closed) tags.push(['closed'])
       else if (policy.legacyFlags) tags.push(['open'])
-      if (g.livekit) tags.push(['livekit'])
+      // The flag is kept either way, but only advertised while the relay can mint LiveKit tokens.
+      if (g.livekit && keys.av) tags.push(['livekit'])
       if (g.supportedKinds) tags.push(['supported_kinds', ...g.supportedKinds.map(String)])
       if (g.parent !== undefined) tags.push(['parent', g.parent])
       for (const child of g.children ?? []) tags.push(['child', child])

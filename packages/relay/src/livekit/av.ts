@@ -1,0 +1,115 @@
+import type { NostrEvent } from 'nostr-tools'
+import { finalizeEvent } from 'nostr-tools/pure'
+import type { Engine } from '../engine'
+import { isMember } from '../groups/record'
+import { createLiveKitWebhookHandler } from './participants'
+import { createLiveKitHandler, type HttpHandler } from './token-endpoint'
+
+/**
+ * A LiveKit server the relay mints tokens for (the `livekit` option of `startRelay`). With it the
+ * relay offers NIP-29 audio/video: the `/.well-known/nip29/livekit` endpoints, the `livekit` flag
+ * in 39000 and 39004 participants from LiveKit's webhooks.
+ *
+ * @example
+ * await startRelay({ livekit: { url: 'wss://livekit.example', apiKey: 'API…', apiSecret: '…' } })
+ */
+export interface LiveKitConfig {
+  /** The LiveKit server clients connect to (`wss://…`). */
+  url: string
+  /** The API key and secret tokens are signed with (and webhooks checked against). */
+  apiKey: string
+  apiSecret: string
+  /** Token lifetime in seconds (default 600). */
+  ttlSeconds?: number
+}
+
+/** Checks a {@link LiveKitConfig} before the relay starts; throws a TypeError naming the bad field. */
+export function checkLiveKitConfig(config: LiveKitConfig): void {
+  let protocol = ''
+  try {
+    protocol = new URL(config.url).protocol
+  } catch {}
+  if (!['wss:', 'ws:', 'https:', 'http:'].includes(protocol))
+    throw new TypeError('livekit.url must be a ws(s):// or http(s):// URL')
+  if (typeof config.apiKey !== 'string' || config.apiKey === '')
+    throw new TypeError('livekit.apiKey is required')
+  if (typeof config.apiSecret !== 'string' || config.apiSecret === '')
+    throw new TypeError('livekit.apiSecret is required')
+  if (config.ttlSeconds !== undefined && (!Number.isSafeInteger(config.ttlSeconds) || config.ttlSeconds < 1))
+    throw new TypeError('livekit.ttlSeconds must be a positive integer')
+}
+
+/**
+ * The relay's AV handlers over its engine: tokens for members of groups that have the `livekit`
+ * flag (a non-member, an unknown group and a hidden one get the same refusal), and LiveKit's
+ * webhooks turned into relay-signed 39004 events. Built once the relay listens, so the NIP-98 `u`
+ * check knows the public URL.
+ */
+export function liveKitHttp(engine: Engine, config: LiveKitConfig): HttpHandler {
+  const token = createLiveKitHandler({
+    url: config.url,
+    apiKey: config.apiKey,
+    apiSecret: config.apiSecret,
+    publicUrl: engine.ctx.publicUrls(),
+    ...(config.ttlSeconds === undefined ? {} : { ttlSeconds: config.ttlSeconds }),
+    clock: () => engine.now(),
+    verify: (event) => engine.ctx.verify(event),
+    isMember: async (groupId, pubkey) => {
+      const g = await engine.group(groupId)
+      return !!g && !g.deleted && g.livekit && isMember(g, pubkey)
+    },
+  })
+  const webhook = createLiveKitWebhookHandler({
+    apiKey: config.apiKey,
+    apiSecret: config.apiSecret,
+    onParticipants: (groupId, pubkeys) => publishParticipants(engine, groupId, pubkeys),
+  })
+  return async (req, res) => (await webhook(req, res)) || token(req, res)
+}
+
+/**
+ * Signs and stores a group's kind 39004 (`["participant", pubkey]`…), with a `created_at` after the
+ * stored one, and sends it to live subscriptions (read like the group's other content: members
+ * only in a private group). Nothing for an unknown or deleted group.
+ */
+export async function publishParticipants(engine: Engine, groupId: string, pubkeys: string[]): Promise<void> {
+  const saved = await engine.store.unit(groupId, async (tx): Promise<NostrEvent | undefined> => {
+    const g = await tx.group(groupId)
+    if (!g || g.deleted) return undefined
+    const stored = await tx.latest(39004, engine.pubkey, groupId)
+    const event = finalizeEvent(
+      {
+        kind: 39004,
+        created_at: Math.max(engine.now(), stored ? stored.created_at + 1 : 0),
+        tags: [['d', groupId], ...pubkeys.map((pk) => ['participant', pk])],
+        content: '',
+      },
+      engine.ctx.secret,
+    )
+    return (await tx.insert(event)) === 'saved' ? event : undefined
+  })
+  if (saved) engine.broadcast([saved])
+}
+
+/**
+ * After a start with LiveKit configured or not: re-signs the 39000 of each group with the
+ * `livekit` flag whose stored event shows or hides it against the current configuration.
+ */
+export async function refreshAvFlags(engine: Engine): Promise<void> {
+  const page = engine.ctx.limits.maxLimit
+  const stale: string[] = []
+  for (let offset = 0; ; offset += page) {
+    const rows = await engine.store.query({ kinds: [39000], authors: [engine.pubkey] }, page, offset)
+    for (const row of rows) {
+      const event = JSON.parse(row.json) as NostrEvent
+      const id = event.tags.find((t) => t[0] === 'd')?.[1]
+      if (id !== undefined && event.tags.some((t) => t[0] === 'livekit') !== engine.ctx.av) stale.push(id)
+    }
+    if (rows.length < page) break
+  }
+  // Re-signed once every page was read, so the paging does not shift under the rewrites.
+  for (const id of stale) {
+    const g = await engine.group(id)
+    if (g && !g.deleted && g.livekit) engine.broadcast(await engine.intake.refresh(id))
+  }
+}
