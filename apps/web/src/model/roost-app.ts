@@ -20,6 +20,7 @@ import {
   KINDS,
   mentionsPubkey,
   normalizeRelayUrl,
+  parseContent,
 } from '@roost/nip29'
 import type { NostrEvent } from 'nostr-tools'
 import type { AppApi, AppSnapshot, JoinAnswer } from './api'
@@ -224,12 +225,20 @@ class RoostApp implements AppApi {
     const who = this.profiles.get(event.pubkey)?.name ?? 'New message'
     try {
       new Notification(mentioned ? `${who} mentioned you in ${name}` : `${who} in ${name}`, {
-        body: event.content.slice(0, 160),
+        body: this.readable(event.content).slice(0, 160),
         tag: group.key.toString(),
       })
     } catch {
       // Some platforms only allow notifications from a service worker.
     }
+  }
+
+  /** Content with NIP-27 mentions as `@name`, for a notification's plain text. */
+  private readable(content: string): string {
+    if (!content.includes('1')) return content
+    return parseContent(content)
+      .map((s) => (s.type === 'mention' ? `@${this.profiles.get(s.pubkey)?.name ?? 'someone'}` : s.raw))
+      .join('')
   }
 
   private changed(): void {
