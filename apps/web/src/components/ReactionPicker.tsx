@@ -1,6 +1,6 @@
-import dataSource from 'emoji-picker-element-data/en/github/data.json?url'
 import { type KeyboardEvent, useEffect, useLayoutEffect, useRef, useState } from 'react'
 import { createPortal } from 'react-dom'
+import { EMOJI_DATA_URL } from '../lib/compose'
 import { Icon } from './Icon'
 import './reactions.css'
 
@@ -45,7 +45,7 @@ export function ReactionPicker(props: { onPick: (emoji: string) => void; tabInde
       .then(({ Picker }) => {
         if (cancelled || !pop.current) return
         // No emoji font is needed to pick: the version check would hide emoji it cannot draw.
-        const p = new Picker({ dataSource, emojiVersion: 15 })
+        const p = new Picker({ dataSource: EMOJI_DATA_URL, emojiVersion: 15 })
         p.addEventListener('emoji-click', (e) => {
           const emoji = e.detail.unicode ?? e.detail.emoji.name
           if (emoji) onPick.current(emoji)

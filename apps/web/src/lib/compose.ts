@@ -4,6 +4,7 @@
  * their emoji. Pure functions; the shortcode table is loaded on demand (`loadShortcodes`).
  */
 import { mentionUri } from '@roost/nip29'
+import dataSource from 'emoji-picker-element-data/en/github/data.json?url'
 
 /** A person picked in the `@` list: the text inserted in the draft and who it names. */
 export interface PickedMention {
@@ -73,21 +74,39 @@ export function hasShortcode(text: string): boolean {
   return SHORTCODE.test(text)
 }
 
+/** One emoji of emoji-picker-element-data: the emoji and its shortcodes. */
+export interface EmojiRow {
+  emoji: string
+  shortcodes?: string[]
+}
+
+/** The shortcode table of emoji rows (the first emoji to claim a code keeps it). */
+export function shortcodeTable(rows: readonly EmojiRow[]): Shortcodes {
+  const map = new Map<string, string>()
+  for (const row of rows)
+    for (const code of row.shortcodes ?? [])
+      if (typeof code === 'string' && !map.has(code)) map.set(code, row.emoji)
+  return map
+}
+
+/** The emoji data file of this build: the picker's `dataSource`, and the shortcodes' source. */
+export const EMOJI_DATA_URL: string = dataSource
+
+async function fetchRows(): Promise<EmojiRow[]> {
+  const res = await fetch(EMOJI_DATA_URL)
+  if (!res.ok) throw new Error(`emoji data: HTTP ${res.status}`)
+  return (await res.json()) as EmojiRow[]
+}
+
 let table: Promise<Shortcodes> | undefined
 
 /**
- * The GitHub-style shortcode table from emoji-picker-element-data (the picker's own data), loaded
- * once as its own chunk.
+ * The GitHub-style shortcode table from emoji-picker-element-data (the same file the picker
+ * reads, fetched from this origin once, on the first draft that may hold a shortcode).
  */
 export function loadShortcodes(): Promise<Shortcodes> {
-  table ??= import('emoji-picker-element-data/en/github/data.json')
-    .then((mod) => {
-      const rows = (mod.default ?? mod) as unknown as { emoji: string; shortcodes?: string[] }[]
-      const map = new Map<string, string>()
-      for (const row of rows)
-        for (const code of row.shortcodes ?? []) if (!map.has(code)) map.set(code, row.emoji)
-      return map as Shortcodes
-    })
+  table ??= fetchRows()
+    .then(shortcodeTable)
     .catch((err: unknown) => {
       table = undefined
       throw err
@@ -96,10 +115,15 @@ export function loadShortcodes(): Promise<Shortcodes> {
 }
 
 /** The draft as it is sent: mentions encoded, shortcodes replaced (when any may be present). */
-export async function prepareDraft(text: string, picked: readonly PickedMention[]): Promise<string> {
+export async function prepareDraft(
+  text: string,
+  picked: readonly PickedMention[],
+  load: () => Promise<Shortcodes> = loadShortcodes,
+): Promise<string> {
   let out = text
   if (hasShortcode(out)) {
-    const codes = await loadShortcodes().catch(() => undefined)
+    // Without the table (offline, say) the text goes as typed.
+    const codes = await load().catch(() => undefined)
     if (codes) out = replaceShortcodes(out, codes)
   }
   return encodeMentions(out, picked)

@@ -1,14 +1,26 @@
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import fc from 'fast-check'
 import { nip19 } from 'nostr-tools'
 import { describe, expect, test } from 'vitest'
 import {
+  type EmojiRow,
   encodeMentions,
   hasShortcode,
-  loadShortcodes,
   mentionQuery,
   prepareDraft,
   replaceShortcodes,
+  shortcodeTable,
 } from '../../src/lib/compose'
+
+/** The data file the app serves, read from the package. */
+const rows = JSON.parse(
+  readFileSync(
+    createRequire(import.meta.url).resolve('emoji-picker-element-data/en/github/data.json'),
+    'utf8',
+  ),
+) as EmojiRow[]
+const loadShortcodes = async () => shortcodeTable(rows)
 
 const ADA = 'a'.repeat(64)
 const ADAL = 'b'.repeat(64)
@@ -62,8 +74,13 @@ describe('shortcodes', () => {
   })
 
   test('prepareDraft replaces shortcodes and encodes mentions', async () => {
-    const text = await prepareDraft('@Ada :+1:', [{ label: '@Ada', pubkey: ADA }])
+    const text = await prepareDraft('@Ada :+1:', [{ label: '@Ada', pubkey: ADA }], loadShortcodes)
     expect(text.startsWith(`${uri(ADA)} `)).toBe(true)
     expect(text).not.toContain(':+1:')
+    // Without the table the shortcodes go as typed; the mentions are still encoded.
+    const offline = await prepareDraft('@Ada :+1:', [{ label: '@Ada', pubkey: ADA }], () =>
+      Promise.reject(new Error('offline')),
+    )
+    expect(offline).toBe(`${uri(ADA)} :+1:`)
   })
 })
