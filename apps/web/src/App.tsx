@@ -121,7 +121,10 @@ function SidePanelView(props: { handle: GroupHandle; side: SidePanel; me: string
       detail={detail}
       rootId={props.side.rootId}
       visible={visible}
-      actions={{ onReact: (m, emoji) => void props.handle.react(m, emoji) }}
+      actions={{
+        onReact: (m, emoji) => void props.handle.react(m, emoji),
+        onUnreact: (m, emoji) => void props.handle.unreact(m, emoji),
+      }}
       onClose={props.onClose}
       backLabel={`Back to ${detail.name}`}
     />

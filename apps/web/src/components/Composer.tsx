@@ -1,7 +1,9 @@
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react'
 import { OFFLINE_MESSAGE } from '../model/connection'
+import { prepareDraft } from '../lib/compose'
 import type { Answer, MessageItem } from '../model/types'
 import { Icon } from './Icon'
+import { useMentionSuggest } from './MentionSuggest'
 import { useDisplayName } from './Name'
 import { useOnlineAgain } from './useOnlineAgain'
 
@@ -32,6 +34,10 @@ export function Composer(props: {
   replyTo?: MessageItem
   onCancelReply?: () => void
   autoFocus?: boolean
+  /** Who `@` offers (members and recent authors). */
+  people?: readonly string[]
+  /** Up arrow in an empty box: quote our last message; false when there is none. */
+  onQuoteLast?: () => boolean
 }) {
   const [draft, setDraft] = useState('')
   const [busy, setBusy] = useState(false)
@@ -41,6 +47,7 @@ export function Composer(props: {
   const disabled = !props.canSend.ok
   // "You are offline" goes when the connection is back, not at the next send.
   useOnlineAgain(() => setError((e) => (e === OFFLINE_MESSAGE ? undefined : e)))
+  const mention = useMentionSuggest({ people: props.people ?? [], draft, setDraft, textarea: ref })
 
   useEffect(() => {
     if (props.replyTo || props.autoFocus) ref.current?.focus()
@@ -51,18 +58,24 @@ export function Composer(props: {
     if (!text || busy || disabled) return
     setBusy(true)
     setError(undefined)
-    const answer = await props
-      .onSend(text)
+    const answer = await prepareDraft(text, mention.picked)
+      .then((prepared) => props.onSend(prepared))
       .catch((e: unknown): Answer => ({ ok: false, message: e instanceof Error ? e.message : String(e) }))
     setBusy(false)
     if (answer.ok) {
       setDraft('')
+      mention.reset()
       if (ref.current) ref.current.style.height = ''
       ref.current?.focus()
     } else setError(answer.message || 'The relay refused the message.')
   }
 
   function onKey(e: KeyboardEvent<HTMLTextAreaElement>) {
+    if (mention.onKey(e)) return
+    if (e.key === 'ArrowUp' && draft === '' && props.onQuoteLast?.()) {
+      e.preventDefault()
+      return
+    }
     if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
       e.preventDefault()
       void send()
@@ -88,6 +101,7 @@ export function Composer(props: {
           {error}
         </p>
       ) : null}
+      {mention.list}
       <form
         onSubmit={(e) => {
           e.preventDefault()
@@ -106,8 +120,11 @@ export function Composer(props: {
           disabled={disabled}
           aria-describedby={!props.canSend.ok ? `${id}-reason` : undefined}
           aria-invalid={error ? true : undefined}
+          {...mention.inputProps}
+          onSelect={(e) => mention.update(e.currentTarget.value, e.currentTarget.selectionStart)}
           onChange={(e) => {
             setDraft(e.target.value)
+            mention.update(e.target.value, e.target.selectionStart)
             const el = e.target
             el.style.height = 'auto'
             el.style.height = `${Math.min(el.scrollHeight, 200)}px`

@@ -11,8 +11,20 @@ import { ForkBanner } from './ForkBanner'
 import { Icon } from './Icon'
 import { InviteDialog } from './InviteDialog'
 import type { MessageActions } from './MessageRow'
+import { NotifyMenu } from './NotifyMenu'
 import { ThreadDialog } from './ThreadDialog'
 import { Timeline } from './Timeline'
+
+/** Who `@` offers in the composer: the group's members, then recent authors, without us. */
+function mentionCandidates(detail: GroupDetail | undefined, me: string): string[] {
+  if (!detail) return []
+  const out = new Set<string>()
+  for (const m of detail.members) out.add(m.pubkey)
+  const rows = detail.messages
+  for (let i = rows.length - 1; i >= 0 && out.size < 200; i--) out.add((rows[i] as MessageItem).pubkey)
+  out.delete(me)
+  return [...out]
+}
 
 export type SidePanel = { type: 'thread'; rootId: string } | { type: 'members' } | undefined
 
@@ -178,17 +190,21 @@ export function GroupView(props: {
         const answer = await handle.react(m, emoji)
         if (!answer.ok) setNotice(answer)
       },
+      onUnreact: async (m, emoji) => {
+        const answer = await handle.unreact(m, emoji)
+        if (!answer.ok) setNotice(answer)
+      },
       onOpenThread: (m) => onSide({ type: 'thread', rootId: m.id }),
-      onDelete:
-        detail?.me?.admin === true
-          ? async (m) => {
-              if (!window.confirm('Delete this message for everyone?')) return
-              setNotice(await handle.deleteMessage(m.id))
-            }
-          : undefined,
+      // Our own messages: a NIP-09 kind 5; others' (moderators only): 9005.
+      canDelete: (m) => m.pubkey === props.me || detail?.me?.admin === true,
+      onDelete: async (m) => {
+        if (!window.confirm('Delete this message for everyone?')) return
+        setNotice(await (m.pubkey === props.me ? handle.deleteOwn(m.id) : handle.deleteMessage(m.id)))
+      },
     }),
-    [handle, onSide, detail?.me?.admin],
+    [handle, onSide, detail?.me?.admin, props.me],
   )
+  const mentionable = useMemo(() => mentionCandidates(detail, props.me), [detail, props.me])
   const onSeen = useCallback((at: number) => handle.markRead(at), [handle])
   const onLoadOlder = useCallback(() => void handle.loadOlder(), [handle])
   const byId = useCallback((id: string) => handle.message(id), [handle])
@@ -247,6 +263,7 @@ export function GroupView(props: {
         >
           <Icon name="people" /> {peopleKnown ? detail.members.length : null}
         </button>
+        <NotifyMenu groupKey={detail.key} groupName={detail.name} level={detail.notify} />
         <GroupMenu
           detail={detail}
           onPeople={() => onSide({ type: 'members' })}
@@ -302,6 +319,12 @@ export function GroupView(props: {
         canSend={detail.canSend}
         replyTo={replyTo}
         onCancelReply={() => setReplyTo(undefined)}
+        people={mentionable}
+        onQuoteLast={() => {
+          const last = detail.messages.findLast((m) => m.pubkey === props.me && !m.pending)
+          if (last) setReplyTo(last)
+          return last !== undefined
+        }}
         onSend={async (text) => {
           const answer = await handle.send(text, replyTo?.id)
           if (answer.ok) setReplyTo(undefined)

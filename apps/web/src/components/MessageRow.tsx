@@ -2,8 +2,10 @@ import { memo } from 'react'
 import { formatFull, formatTime } from '../lib/format'
 import type { MessageItem } from '../model/types'
 import { Icon, type IconName } from './Icon'
+import { Markdown } from './Markdown'
 import { PersonAvatar, PersonName, useDisplayName } from './Name'
-import { RichText } from './RichText'
+import { ReactionChip } from './ReactionChip'
+import { ReactionPicker } from './ReactionPicker'
 
 export const QUICK_REACTIONS = ['👍', '❤️', '😂', '🎉'] as const
 
@@ -15,6 +17,10 @@ export interface MessageActions {
   onReact?: (m: MessageItem, emoji: string) => void
   onOpenThread?: (m: MessageItem) => void
   onDelete?: (m: MessageItem) => void
+  /** Whether `onDelete` applies to this message (our own, or any when we moderate). */
+  canDelete?: (m: MessageItem) => boolean
+  /** Withdraws our own reaction (a second click on its chip). */
+  onUnreact?: (m: MessageItem, emoji: string) => void
   onQuoteClick?: (id: string) => void
 }
 
@@ -58,7 +64,7 @@ export const MessageRow = memo(function MessageRow(props: {
   const compact = props.compact && !m.replyTo && m.kind !== 11
   return (
     <article
-      className={m.pending ? 'msg pending' : 'msg'}
+      className={`msg${m.pending ? ' pending' : ''}${m.mentionsMe ? ' mentions-me' : ''}`}
       data-id={m.id}
       data-kind={m.kind}
       aria-label={m.kind === 11 ? `Thread: ${m.title ?? ''}` : undefined}
@@ -83,22 +89,17 @@ export const MessageRow = memo(function MessageRow(props: {
         ) : null}
         {m.kind === 11 && m.title ? <div className="thread-title">{m.title}</div> : null}
         <div className="body">
-          <RichText text={m.content} linkTabIndex={inner} />
+          <Markdown text={m.content} linkTabIndex={inner} />
         </div>
         {m.reactions.length > 0 ? (
           <div className="reactions">
             {m.reactions.map((r) => (
-              <button
+              <ReactionChip
                 key={r.emoji}
-                type="button"
-                className="reaction"
+                reaction={r}
                 tabIndex={inner}
-                aria-pressed={r.mine}
-                aria-label={`${r.emoji} ${r.count}${r.mine ? ', including you' : ''}`}
-                onClick={() => (r.mine ? undefined : a.onReact?.(m, r.emoji))}
-              >
-                {r.emoji} {r.count}
-              </button>
+                onClick={() => (r.mine ? a.onUnreact?.(m, r.emoji) : a.onReact?.(m, r.emoji))}
+              />
             ))}
           </div>
         ) : null}
@@ -146,7 +147,8 @@ export const MessageRow = memo(function MessageRow(props: {
               <Icon name="thread" />
             </button>
           ) : null}
-          {a.onDelete ? (
+          {a.onReact ? <ReactionPicker tabIndex={inner} onPick={(emoji) => a.onReact?.(m, emoji)} /> : null}
+          {a.onDelete && (a.canDelete?.(m) ?? true) ? (
             <button
               type="button"
               className="icon-btn"

@@ -1,9 +1,11 @@
 import type { Ref } from 'react'
 import { useAppSnapshot } from '../hooks'
+import { countBadge } from '../model/notify-levels'
 import type { Access, GroupSummary } from '../model/types'
 import { Avatar } from './Avatar'
 import { Icon } from './Icon'
 import { PersonAvatar, PersonName } from './Name'
+import { MentionBadge, MutedMark } from './NotifyMenu'
 
 /** How a group's access state reads in the sidebar, or undefined for a plain member. */
 export function accessLabel(access: Access): string | undefined {
@@ -24,11 +26,12 @@ export function accessLabel(access: Access): string | undefined {
 function GroupRow(props: { group: GroupSummary; current: boolean; onOpen: () => void }) {
   const g = props.group
   const label = accessLabel(g.access)
+  const unread = countBadge(g)
   return (
     <li>
       <button
         type="button"
-        className={g.unread > 0 ? 'group-item unread' : 'group-item'}
+        className={unread > 0 || g.mentions > 0 ? 'group-item unread' : 'group-item'}
         aria-current={props.current ? 'page' : undefined}
         data-group={g.key}
         onClick={props.onOpen}
@@ -47,9 +50,11 @@ function GroupRow(props: { group: GroupSummary; current: boolean; onOpen: () => 
             <span className="visually-hidden">new thread replies</span>
           </span>
         ) : null}
-        {g.unread > 0 ? (
+        {g.notify === 'muted' ? <MutedMark /> : null}
+        {g.mentions > 0 ? <MentionBadge count={g.mentions} /> : null}
+        {unread > 0 ? (
           <span className="badge" data-testid="unread-badge">
-            {g.unread > 99 ? '99+' : g.unread}
+            {unread > 99 ? '99+' : unread}
             <span className="visually-hidden"> unread</span>
           </span>
         ) : null}

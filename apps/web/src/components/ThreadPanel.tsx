@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
+import { useApp } from '../hooks'
 import type { GroupHandle } from '../model/api'
 import type { GroupDetail } from '../model/types'
 import { Composer } from './Composer'
@@ -32,6 +33,7 @@ export function ThreadPanel(props: {
   const thread = props.handle.thread(props.rootId)
   const newest = thread ? Math.max(thread.root.createdAt, ...thread.replies.map((r) => r.createdAt)) : 0
   const { handle, rootId, visible } = props
+  const me = useApp().snapshot().session.pubkey
 
   // Replies currently in view of the panel's scroll area.
   const body = useRef<HTMLDivElement>(null)
@@ -145,6 +147,13 @@ export function ThreadPanel(props: {
           label="Reply in thread"
           placeholder="Reply in thread…"
           canSend={props.detail.canSend}
+          people={[
+            ...new Set([
+              ...thread.replies.map((r) => r.pubkey),
+              thread.root.pubkey,
+              ...props.detail.members.map((m) => m.pubkey),
+            ]),
+          ].filter((pk) => pk !== me)}
           onSend={(text) => props.handle.reply(props.rootId, thread.replies.at(-1)?.id ?? props.rootId, text)}
         />
       ) : null}

@@ -6,6 +6,7 @@ import type {
   GroupDetail,
   GroupSummary,
   MessageItem,
+  NotifyLevel,
   Profile,
   SessionInfo,
   Settings,
@@ -71,6 +72,10 @@ export interface GroupHandle {
   deleteMessage(id: string): Promise<Answer>
   /** Asks the relay for a LiveKit token for the group's call. */
   call(): Promise<CallAnswer>
+  /** Withdraws one of our own messages for everyone (NIP-09 kind 5). */
+  deleteOwn(id: string): Promise<Answer>
+  /** Withdraws our own reaction `emoji` to a message (NIP-09 kind 5 of the reaction). */
+  unreact(target: MessageItem, emoji: string): Promise<Answer>
 }
 
 /** The signed-in application: groups, profiles, settings. UI code talks only to this. */
@@ -92,6 +97,8 @@ export interface AppApi {
   ): Promise<JoinAnswer>
   setProfile(profile: Profile): Promise<Answer>
   setSettings(settings: Partial<Settings>): void
+  /** Sets a group's notification level on this device. */
+  setNotifyLevel(key: string, level: NotifyLevel): void
   addRelay(url: string): Answer
   removeRelay(url: string): void
   /** Publishes a NIP-65 relay list (kind 10002) naming the relays above, and uses it at once. */

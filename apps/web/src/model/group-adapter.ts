@@ -4,13 +4,21 @@
  * relay's answer instead of throwing.
  */
 import type { Group, GroupSnapshot, Message } from '@roost/client'
-import type { GroupMetadata } from '@roost/nip29'
+import { type GroupMetadata, mentionsPubkey } from '@roost/nip29'
 import { threadContext } from '@roost/read-state'
 import type { CallAnswer, GroupHandle, InviteAnswer } from './api'
 import { callAnswer } from './call-answer'
 import { OFFLINE_MESSAGE } from './connection'
 import type { ReadMarks } from './read-state'
-import type { Answer, GroupDetail, GroupSummary, Member, MessageItem, ThreadDetail } from './types'
+import type {
+  Answer,
+  GroupDetail,
+  GroupSummary,
+  Member,
+  MessageItem,
+  NotifyLevel,
+  ThreadDetail,
+} from './types'
 
 /** Any failure as the text to show: the relay's own words when it said something. */
 export function toAnswer(err: unknown): Answer {
@@ -60,6 +68,8 @@ export class GroupAdapter implements GroupHandle {
     private readonly offline: () => boolean = () => false,
     /** The 39000 the relay serves to everyone, for when the group's own state has none. */
     private readonly publicMeta: () => GroupMetadata | undefined = () => undefined,
+    /** This device's notification level for the group. */
+    private readonly notifyLevel: () => NotifyLevel = () => 'all',
   ) {
     this.unsubscribe.push(
       group.subscribe((e) => {
@@ -99,8 +109,14 @@ export class GroupAdapter implements GroupHandle {
         replyTo: m.replyTo[0],
         title: m.thread?.title,
         replies: m.thread?.comments,
-        reactions: m.reactions.map((r) => ({ emoji: r.emoji, count: r.count, mine: r.mine })),
+        reactions: m.reactions.map((r) => ({
+          emoji: r.emoji,
+          count: r.count,
+          mine: r.mine,
+          pubkeys: r.pubkeys,
+        })),
       }
+      if (m.pubkey !== this.me && mentionsPubkey(m.event, this.me)) it.mentionsMe = true
       this.items.set(m, it)
     }
     return it
@@ -123,6 +139,8 @@ export class GroupAdapter implements GroupHandle {
       name: d.name,
       picture: d.picture,
       unread: d.unread,
+      mentions: d.mentions,
+      notify: d.notify,
       threadUnread: d.threadUnread,
       access: d.access,
     }
@@ -183,6 +201,8 @@ export class GroupAdapter implements GroupHandle {
       picture: meta?.picture,
       about: meta?.about,
       unread: snap.unread,
+      mentions: snap.mentions,
+      notify: this.notifyLevel(),
       threadUnread: this.threadUnread(snap),
       access: snap.membership,
       flags: {
@@ -331,6 +351,16 @@ export class GroupAdapter implements GroupHandle {
   /** A LiveKit token for the group's call, or the relay's refusal (see `call-answer.ts`). */
   call(): Promise<CallAnswer> {
     return callAnswer(() => this.group.callToken())
+  }
+
+  deleteOwn(id: string): Promise<Answer> {
+    const raw = this.raw(id)
+    if (!raw) return Promise.resolve({ ok: false, message: 'That message is no longer loaded.' })
+    return this.act(() => this.group.deleteOwn(raw), 'Message deleted.')
+  }
+
+  unreact(target: MessageItem, emoji: string): Promise<Answer> {
+    return this.act(() => this.group.unreact(target.id, emoji))
   }
 
   close(): void {

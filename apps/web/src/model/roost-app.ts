@@ -19,19 +19,22 @@ import {
   GroupMetadata,
   GroupReference,
   KINDS,
+  mentionsPubkey,
   normalizeRelayUrl,
+  parseContent,
 } from '@roost/nip29'
 import type { NostrEvent } from 'nostr-tools'
 import type { AppApi, AppSnapshot, JoinAnswer } from './api'
 import { ConnectionWatch, OFFLINE_MESSAGE } from './connection'
 import { watchForks } from './forks'
 import { GroupAdapter, toAnswer } from './group-adapter'
+import { loadNotifyLevels, notifies, saveNotifyLevels, titleCount } from './notify-levels'
 import { ProfileBook } from './profiles'
 import { PublicMetadata } from './public-metadata'
 import { ReadStateSwitch } from './read-state'
 import { type OpenSession, saveRelays } from './session'
 import { TabReadState } from './tab-read-state'
-import type { Answer, BrowseEntry, Profile, Settings } from './types'
+import type { Answer, BrowseEntry, NotifyLevel, Profile, Settings } from './types'
 
 const NOTIFY_KINDS = new Set<number>([KINDS.chat, KINDS.note, KINDS.thread, KINDS.comment])
 
@@ -70,6 +73,7 @@ class RoostApp implements AppApi {
   private relays: string[]
   private relayList: AppSnapshot['relayList'] = 'unknown'
   private settings: Settings
+  private notifyLevels: Record<string, NotifyLevel>
   private profiles!: ProfileBook
   private readonly startedAt = Math.floor(Date.now() / 1000)
   private roost!: Roost
@@ -85,6 +89,7 @@ class RoostApp implements AppApi {
   ) {
     this.relays = [...new Set(session.relays.map((r) => safeNormalize(r) ?? r))]
     this.settings = loadSettings(session.pubkey)
+    this.notifyLevels = loadNotifyLevels(session.pubkey)
   }
 
   start(): void {
@@ -219,6 +224,7 @@ class RoostApp implements AppApi {
             ?.name,
         () => this.connection.offline,
         () => this.publicMeta.get(group.key.relay, group.key.id.value, !group.metadata),
+        () => this.notifyLevels[group.key.toString()] ?? 'all',
       )
       adapter.subscribe(() => this.changed())
       group.subscribe((e) => {
@@ -234,13 +240,26 @@ class RoostApp implements AppApi {
     if (Notification.permission !== 'granted' || document.visibilityState !== 'hidden') return
     if (event.pubkey === this.session.pubkey || !NOTIFY_KINDS.has(event.kind)) return
     if (event.created_at < this.startedAt) return
+    const mentioned = mentionsPubkey(event, this.session.pubkey)
+    if (!notifies(this.notifyLevels[group.key.toString()] ?? 'all', mentioned)) return
     const name = group.metadata?.name || group.key.id.value
     const who = this.profiles.get(event.pubkey)?.name ?? 'New message'
     try {
-      new Notification(`${who} in ${name}`, { body: event.content.slice(0, 160), tag: group.key.toString() })
+      new Notification(mentioned ? `${who} mentioned you in ${name}` : `${who} in ${name}`, {
+        body: this.readable(event.content).slice(0, 160),
+        tag: group.key.toString(),
+      })
     } catch {
       // Some platforms only allow notifications from a service worker.
     }
+  }
+
+  /** Content with NIP-27 mentions as `@name`, for a notification's plain text. */
+  private readable(content: string): string {
+    if (!content.includes('1')) return content
+    return parseContent(content)
+      .map((s) => (s.type === 'mention' ? `@${this.profiles.get(s.pubkey)?.name ?? 'someone'}` : s.raw))
+      .join('')
   }
 
   private changed(): void {
@@ -259,7 +278,7 @@ class RoostApp implements AppApi {
     this.snap = {
       session: { pubkey: this.session.pubkey, method: this.session.method, nsec: this.session.nsec },
       groups,
-      totalUnread: groups.reduce((n, g) => n + (g.access.status === 'member' ? g.unread : 0), 0),
+      totalUnread: titleCount(groups),
       relays: this.relays,
       relayList: this.relayList,
       settings: this.settings,
@@ -406,6 +425,13 @@ class RoostApp implements AppApi {
     this.settings = { ...this.settings, ...patch }
     if (patch.readStateLocalOnly !== undefined) void this.marks.setLocalOnly(patch.readStateLocalOnly)
     localStorage.setItem(settingsKey(this.session.pubkey), JSON.stringify(this.settings))
+    this.changed()
+  }
+
+  setNotifyLevel(key: string, level: NotifyLevel): void {
+    this.notifyLevels = { ...this.notifyLevels, [key]: level }
+    saveNotifyLevels(this.session.pubkey, this.notifyLevels)
+    for (const a of this.adapters.values()) if (a.key === key) a.marksChanged()
     this.changed()
   }
 

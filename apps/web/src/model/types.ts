@@ -18,14 +18,23 @@ export interface GroupSummary {
   name: string
   picture?: string
   unread: number
+  /** Unread messages that mention us: their own badge, shown even when the group is muted. */
+  mentions: number
+  /** This device's notification setting for the group (`notify-levels.ts`). */
+  notify: NotifyLevel
   threadUnread: boolean
   access: Access
 }
+
+/** Per group, on this device: notify for every message, only for mentions, or never (muted). */
+export type NotifyLevel = 'all' | 'mentions' | 'muted'
 
 export interface ReactionSummary {
   emoji: string
   count: number
   mine: boolean
+  /** Who reacted with this emoji. */
+  pubkeys: readonly string[]
 }
 
 export interface MessageItem {
@@ -42,6 +51,8 @@ export interface MessageItem {
   reactions: ReactionSummary[]
   /** Set while our own message is being published. */
   pending?: boolean
+  /** Someone else's message that mentions us (NIP-27 or a `p` tag). */
+  mentionsMe?: boolean
 }
 
 export interface Member {

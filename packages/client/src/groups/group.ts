@@ -194,6 +194,7 @@ export class Group {
       canSend: canSendWith(this.state.metadata, membership, KINDS.chat),
       unread: unread.messages,
       unreadThreads: unread.threads,
+      mentions: this.unreadPart.mentions(),
     })
     return this.snap
   }
@@ -362,6 +363,14 @@ export class Group {
     return this.snapshot().unread
   }
 
+  /**
+   * Unread messages and thread replies by others that mention us (also `snapshot().mentions`).
+   * @example if (group.unreadMentions() > 0) showMentionBadge()
+   */
+  unreadMentions(): number {
+    return this.snapshot().mentions
+  }
+
   /** Marks a thread read up to its newest comment (only `thread:<root>` advances). */
   markThreadRead(rootId: string): void {
     this.unreadPart.markThreadRead(rootId)
@@ -413,7 +422,11 @@ export class Group {
    */
   sendMessage(
     content: string,
-    opts: { replyTo?: Message | NostrEvent | string | readonly (Message | NostrEvent | string)[] } = {},
+    opts: {
+      replyTo?: Message | NostrEvent | string | readonly (Message | NostrEvent | string)[]
+      /** People to `p`-tag besides those the content mentions with `nostr:npub…` (always tagged). */
+      mentions?: readonly string[]
+    } = {},
   ): Promise<NostrEvent> {
     return this.writes.sendMessage(content, opts)
   }
@@ -486,6 +499,19 @@ export class Group {
    */
   deleteOwn(event: Message | NostrEvent, reason?: string): Promise<NostrEvent> {
     return this.writes.deleteOwn(event, reason)
+  }
+
+  /**
+   * Withdraws our own reaction(s) with `emoji` to `target` (one NIP-09 kind 5 each), as a second
+   * click on a reaction chip does. Resolves with the deletions sent (none when we had not reacted).
+   * @example await group.unreact(message, '👍')
+   */
+  async unreact(target: Message | NostrEvent | string, emoji: string): Promise<NostrEvent[]> {
+    const id = typeof target === 'string' ? target : target.id
+    const out: NostrEvent[] = []
+    for (const reaction of this.timeline.myReactions(id, emoji))
+      out.push(await this.writes.deleteOwn(reaction))
+    return out
   }
 
   /**

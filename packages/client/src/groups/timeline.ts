@@ -1,4 +1,4 @@
-import { KINDS } from '@roost/nip29'
+import { KINDS, mentionsPubkey } from '@roost/nip29'
 import { type Contexts, type UnreadCount, UnreadIndex } from '@roost/read-state'
 import type { NostrEvent } from 'nostr-tools/core'
 import type { Message, Reaction, Thread } from './types'
@@ -74,6 +74,8 @@ export class Timeline {
   /** Reactions by id, so an author's kind 5 can withdraw one. */
   private readonly reactionIds = new Map<string, NostrEvent>()
   private readonly built = new Map<string, Message>()
+  /** Rows and comments by others that mention us (NIP-27 or a `p` tag), by id. */
+  private readonly mentioning = new Map<string, NostrEvent>()
   private version = 0
   private cachedMessages: { version: number; value: readonly Message[] } | undefined
   private cachedThreads: { version: number; value: readonly Thread[] } | undefined
@@ -188,6 +190,7 @@ export class Timeline {
     if (ROW_KINDS.has(kind)) {
       insertSorted(this.rows, event, this.before)
       this.rowIds.set(event.id, event)
+      this.noteMention(event)
       if (this.authorDeletes.get(event.id) === event.pubkey) this.deleted.add(event.id)
       if (this.unread && !this.deleted.has(event.id)) {
         this.unread.add({ id: event.id, createdAt: event.created_at, pubkey: event.pubkey })
@@ -223,6 +226,7 @@ export class Timeline {
       }
       insertSorted(list, event, this.before)
       this.commentIds.set(event.id, event)
+      this.noteMention(event)
       if (this.unread && !this.deleted.has(event.id) && this.visibleThreadRoot(root))
         this.indexComment(event, root)
       this.invalidate(root)
@@ -243,6 +247,41 @@ export class Timeline {
       return 'deletion'
     }
     return 'other'
+  }
+
+  private noteMention(event: NostrEvent): void {
+    if (event.pubkey !== this.me && mentionsPubkey(event, this.me)) this.mentioning.set(event.id, event)
+  }
+
+  /**
+   * The visible rows and comments by others that mention us, each with the thread root a comment
+   * belongs to: the input of the mention badge (`GroupUnread`).
+   */
+  mentions(): { event: NostrEvent; root?: string }[] {
+    const out: { event: NostrEvent; root?: string }[] = []
+    for (const event of this.mentioning.values()) {
+      if (this.deleted.has(event.id)) continue
+      if (event.kind !== KINDS.comment) {
+        out.push({ event })
+        continue
+      }
+      const root = event.tags.find((t) => t[0] === 'E')?.[1]
+      if (this.visibleThreadRoot(root)) out.push({ event, root })
+    }
+    return out
+  }
+
+  /**
+   * Our own live (not withdrawn) reactions to `targetId`, with `emoji` when given: what a second
+   * click on a reaction chip withdraws.
+   */
+  myReactions(targetId: string, emoji?: string): NostrEvent[] {
+    const out: NostrEvent[] = []
+    for (const r of this.reactions.get(targetId)?.values() ?? []) {
+      if (r.pubkey !== this.me || this.deleted.has(r.id)) continue
+      if (emoji === undefined || (r.content === '' ? '+' : r.content) === emoji) out.push(r)
+    }
+    return out
   }
 
   /** Hides an event (a moderator's 9005); it stays hidden if it arrives later. */

@@ -82,6 +82,11 @@ export interface GroupSnapshot {
   readonly unread: number
   /** Roots of threads with an unread comment (needs a read-state source with `contexts`). */
   readonly unreadThreads: readonly string[]
+  /**
+   * Unread messages and thread replies by others that mention us (NIP-27 `nostr:npub…` or a `p`
+   * tag on kinds 9 and 11), for a mention badge that shows even when the group is muted.
+   */
+  readonly mentions: number
 }
 
 /** What a group tells its listeners. `updated` is coalesced: at most one per microtask. */

@@ -1,4 +1,4 @@
-import { messageReadMark, threadReadMark } from '@roost/read-state'
+import { isUnread, maxDefined, messageReadMark, threadReadMark } from '@roost/read-state'
 import type { Timeline } from './timeline'
 import type { ReadStateSource } from './types'
 
@@ -28,6 +28,32 @@ export class GroupUnread {
     // O(log n + unread) per group instead of a pass over every message.
     const { messages, threads } = this.timeline.unreadCount(contexts)
     return { messages, threads: threads.length ? Object.freeze(threads) : NO_THREADS }
+  }
+
+  /**
+   * Unread messages and thread replies by others that mention us: a row is unread by the same
+   * rule as the count (`max(msg:<id>, channel)`), a reply by `max(msg:<id>, thread:<root>,
+   * channel)`. Mentions count whatever the group's notification setting (a UI may mute the count
+   * badge, never this one). 0 without read state.
+   */
+  mentions(): number {
+    const rs = this.readState
+    if (!rs) return 0
+    const contexts = rs.contexts
+    let n = 0
+    for (const { event, root } of this.timeline.mentions()) {
+      if (!contexts) {
+        if (event.created_at > rs.frontier(this.channel)) n++
+        continue
+      }
+      const frontier = maxDefined(
+        contexts[`msg:${event.id}`],
+        root === undefined ? undefined : contexts[`thread:${root}`],
+        contexts[this.channel],
+      )
+      if (isUnread(event.created_at, frontier)) n++
+    }
+    return n
   }
 
   /**

@@ -1,4 +1,10 @@
-import { type GroupKey, type GroupMetadata, type GroupMetadataFields, KINDS } from '@roost/nip29'
+import {
+  contentMentions,
+  type GroupKey,
+  type GroupMetadata,
+  type GroupMetadataFields,
+  KINDS,
+} from '@roost/nip29'
 import type { EventTemplate, NostrEvent } from 'nostr-tools/core'
 import { CannotSendError } from '../errors'
 import type { PublishResult, RelayPool } from '../pool'
@@ -76,10 +82,12 @@ export class GroupWrites {
 
   async sendMessage(
     content: string,
-    opts: { replyTo?: Target | readonly Target[] } = {},
+    opts: { replyTo?: Target | readonly Target[]; mentions?: readonly string[] } = {},
   ): Promise<NostrEvent> {
     const { key } = this.ctx
     this.assertCanSend(KINDS.chat)
+    // NIP-27: one `p` tag per person the content mentions, so they are notified.
+    const mentions = [...new Set([...(opts.mentions ?? []), ...contentMentions(content)])]
     const targets =
       opts.replyTo === undefined ? [] : Array.isArray(opts.replyTo) ? opts.replyTo : [opts.replyTo]
     const replyTo = (targets as Target[]).map((t) =>
@@ -88,6 +96,7 @@ export class GroupWrites {
     return this.publishWithPrevious((previous) =>
       key.id.message(content, {
         ...(replyTo.length ? { replyTo } : {}),
+        ...(mentions.length ? { mentions } : {}),
         previous,
         createdAt: this.ctx.clock(),
       }),

@@ -1,0 +1,136 @@
+import { type KeyboardEvent, type RefObject, useId, useMemo, useState } from 'react'
+import { useApp } from '../hooks'
+import { mentionQuery, type PickedMention } from '../lib/compose'
+import { shortNpub } from '../lib/format'
+import { PersonAvatar } from './Name'
+import './mentions.css'
+
+const MAX = 8
+
+interface Candidate {
+  pubkey: string
+  name: string
+}
+
+/**
+ * `@` in the composer: while an `@word` is being typed, a listbox offers the people in `people`
+ * (members and recent authors) whose name matches; ArrowUp/ArrowDown move, Enter or Tab picks,
+ * Escape closes. A pick writes `@Name` into the draft and remembers who it names, so the draft
+ * is sent with a `nostr:npub…` there (`prepareDraft`).
+ */
+export function useMentionSuggest(opts: {
+  people: readonly string[]
+  draft: string
+  setDraft: (text: string) => void
+  textarea: RefObject<HTMLTextAreaElement | null>
+}) {
+  const app = useApp()
+  const id = useId()
+  const [query, setQuery] = useState<{ start: number; query: string; caret: number }>()
+  const [active, setActive] = useState(0)
+  const [picked, setPicked] = useState<PickedMention[]>([])
+
+  const candidates = useMemo((): Candidate[] => {
+    if (!query) return []
+    const q = query.query.toLowerCase()
+    const scored: { c: Candidate; score: number }[] = []
+    for (const pubkey of opts.people) {
+      const name = app.profile(pubkey)?.name?.trim() || shortNpub(pubkey)
+      const lower = name.toLowerCase()
+      const score = lower.startsWith(q) ? 0 : lower.includes(q) ? 1 : -1
+      if (score >= 0) scored.push({ c: { pubkey, name }, score })
+    }
+    scored.sort((a, b) => a.score - b.score || a.c.name.localeCompare(b.c.name))
+    return scored.slice(0, MAX).map((s) => s.c)
+  }, [query, opts.people, app])
+
+  const open = query !== undefined && candidates.length > 0
+
+  /** Re-reads the `@word` at the caret after an edit or a caret move. */
+  function update(text: string, caret: number | null) {
+    const q = caret === null ? undefined : mentionQuery(text, caret)
+    setQuery(q && caret !== null ? { ...q, caret } : undefined)
+    setActive(0)
+  }
+
+  function pick(c: Candidate) {
+    if (!query) return
+    const label = `@${c.name}`
+    const before = opts.draft.slice(0, query.start)
+    const after = opts.draft.slice(query.caret)
+    const text = `${before}${label} ${after.replace(/^ /, '')}`
+    opts.setDraft(text)
+    setPicked((p) => [...p.filter((x) => x.label !== label), { label, pubkey: c.pubkey }])
+    setQuery(undefined)
+    const caret = before.length + label.length + 1
+    requestAnimationFrame(() => {
+      const el = opts.textarea.current
+      if (!el) return
+      el.focus()
+      el.setSelectionRange(caret, caret)
+    })
+  }
+
+  /** Handles the list's keys; true when the key was used. */
+  function onKey(e: KeyboardEvent<HTMLTextAreaElement>): boolean {
+    if (!open) return false
+    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+      e.preventDefault()
+      const n = candidates.length
+      setActive((a) => (a + (e.key === 'ArrowDown' ? 1 : n - 1)) % n)
+      return true
+    }
+    if ((e.key === 'Enter' && !e.shiftKey) || e.key === 'Tab') {
+      e.preventDefault()
+      const c = candidates[Math.min(active, candidates.length - 1)]
+      if (c) pick(c)
+      return true
+    }
+    if (e.key === 'Escape') {
+      e.preventDefault()
+      setQuery(undefined)
+      return true
+    }
+    return false
+  }
+
+  const optionId = (i: number) => `${id}-opt-${i}`
+  const list = open ? (
+    <div className="mention-list" role="listbox" id={`${id}-list`} aria-label="People to mention">
+      {candidates.map((c, i) => (
+        <div
+          key={c.pubkey}
+          id={optionId(i)}
+          role="option"
+          tabIndex={-1}
+          aria-selected={i === active}
+          className={i === active ? 'active' : undefined}
+          onMouseDown={(e) => {
+            e.preventDefault()
+            pick(c)
+          }}
+        >
+          <PersonAvatar pubkey={c.pubkey} size={20} />
+          <span>{c.name}</span>
+        </div>
+      ))}
+    </div>
+  ) : null
+
+  return {
+    list,
+    picked,
+    update,
+    onKey,
+    /** Forget picks after a send. */
+    reset: () => {
+      setPicked([])
+      setQuery(undefined)
+    },
+    inputProps: {
+      'aria-autocomplete': 'list' as const,
+      'aria-controls': open ? `${id}-list` : undefined,
+      'aria-activedescendant': open ? optionId(Math.min(active, candidates.length - 1)) : undefined,
+    },
+  }
+}

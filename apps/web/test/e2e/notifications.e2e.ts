@@ -1,0 +1,161 @@
+/**
+ * Per-group notification levels (all messages, mentions only, muted), kept on this device: the
+ * sidebar badges, the tab title and desktop notifications follow them; a mention always counts.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
+import {
+  joinByCode,
+  messageIn,
+  newPerson,
+  type Person,
+  type Stack,
+  screenshot,
+  screenshotsOnFailure,
+  send,
+  sidebarGroup,
+  signUp,
+  startStack,
+} from './harness'
+
+let stack: Stack
+let ada: Person
+let bob: Person
+
+async function open(person: Person, name: string): Promise<void> {
+  await sidebarGroup(person, name).click()
+  await person.page.getByRole('heading', { name: new RegExp(name) }).waitFor()
+}
+
+/** Makes Bob's tab look hidden (notifications show then) or visible again (reading happens). */
+async function bobTab(state: 'hidden' | 'visible'): Promise<void> {
+  await bob.page.evaluate((value) => {
+    Object.defineProperty(document, 'visibilityState', { value, configurable: true })
+    Object.defineProperty(document, 'hidden', { value: value === 'hidden', configurable: true })
+    document.dispatchEvent(new Event('visibilitychange'))
+  }, state)
+}
+
+/** Bob reads Talk and sets its level from its header, then goes back to Lobby and away. */
+async function setTalkLevel(label: string): Promise<void> {
+  await bobTab('visible')
+  await open(bob, 'Talk')
+  await bob.page.getByLabel('Notifications for Talk').selectOption({ label })
+  await sidebarGroup(bob, 'Talk').getByTestId('mention-badge').waitFor({ state: 'detached' })
+  await sidebarGroup(bob, 'Talk').getByTestId('unread-badge').waitFor({ state: 'detached' })
+  await open(bob, 'Lobby')
+  await bobTab('hidden')
+}
+
+async function mention(text: string): Promise<void> {
+  const box = ada.page.getByRole('textbox', { name: /^Message / })
+  await box.click()
+  await box.pressSequentially('@Bo')
+  await ada.page.getByRole('option', { name: 'Bob' }).waitFor()
+  await box.press('Enter')
+  await box.pressSequentially(text)
+  await box.press('Enter')
+}
+
+const notes = () => bob.page.evaluate(() => (window as unknown as { __notes: string[] }).__notes)
+
+beforeAll(async () => {
+  stack = await startStack()
+  await stack.relay.createGroup({ id: 'talk', name: 'Talk' })
+  await stack.relay.createGroup({ id: 'lobby', name: 'Lobby' })
+  ada = await newPerson(stack)
+  bob = await newPerson(stack)
+  await signUp(stack, ada, 'Ada')
+  await signUp(stack, bob, 'Bob')
+  for (const p of [ada, bob]) {
+    await joinByCode(p, `${stack.relay.url}'lobby`)
+    await joinByCode(p, `${stack.relay.url}'talk`)
+    await p.page.getByRole('heading', { name: /Talk/ }).waitFor()
+  }
+  await send(bob, 'Bob is here')
+  await messageIn(ada, 'Bob is here').getByText('Bob', { exact: true }).first().waitFor()
+  await send(ada, 'Ada is here')
+  await messageIn(bob, 'Ada is here').getByText('Ada', { exact: true }).first().waitFor()
+
+  // Bob allows desktop notifications (the permission is asked from that click) and records them.
+  await bob.context.grantPermissions(['notifications'], { origin: stack.base })
+  await bob.page.evaluate(() => {
+    const w = window as unknown as { __notes: string[]; Notification: typeof Notification }
+    w.__notes = []
+    const Original = w.Notification
+    class Recording extends Original {
+      constructor(title: string, options?: NotificationOptions) {
+        super(title, options)
+        w.__notes.push(`${title}: ${options?.body ?? ''}`)
+      }
+    }
+    Object.defineProperty(Recording, 'permission', { get: () => Original.permission })
+    w.Notification = Recording
+  })
+  await bob.page.getByRole('button', { name: 'Settings and account' }).click()
+  await bob.page.getByLabel(/Desktop notifications/).check()
+  await bob.page.keyboard.press('Escape')
+})
+afterAll(async () => {
+  await stack?.close()
+})
+
+describe('notification levels per group', () => {
+  beforeEach(() => screenshotsOnFailure(() => [ada, bob]))
+
+  test('muted: no count badge, title or notification for chatter; a mention gets all three', async () => {
+    await setTalkLevel('Muted')
+    const talk = sidebarGroup(bob, 'Talk')
+    await talk.getByText('muted').waitFor()
+    await send(ada, 'just chatter')
+    await mention('are you around?')
+    // The mention arrived after the chatter, so both are in by the time its badge shows.
+    await talk.getByTestId('mention-badge').filter({ hasText: '@1' }).waitFor()
+    expect(await talk.getByTestId('unread-badge').count()).toBe(0)
+    await expect.poll(() => bob.page.title()).toBe('(1) Roost')
+    await expect.poll(notes).toEqual(['Ada mentioned you in Talk: @Bob are you around?'])
+    await screenshot(bob.page, 'muted-group-mention')
+  })
+
+  test('mentions only: the count badge shows, but the title and notifications wait for a mention', async () => {
+    await setTalkLevel('Mentions only')
+    await expect.poll(() => bob.page.title()).toBe('Roost')
+    await send(ada, 'more chatter')
+    const talk = sidebarGroup(bob, 'Talk')
+    await talk.getByTestId('unread-badge').filter({ hasText: '1' }).waitFor()
+    expect(await bob.page.title()).toBe('Roost')
+    expect(await talk.getByTestId('mention-badge').count()).toBe(0)
+    await mention('one more question')
+    await talk.getByTestId('mention-badge').waitFor()
+    await expect.poll(() => bob.page.title()).toBe('(1) Roost')
+    await expect
+      .poll(notes)
+      .toEqual([
+        'Ada mentioned you in Talk: @Bob are you around?',
+        'Ada mentioned you in Talk: @Bob one more question',
+      ])
+  })
+
+  test('all messages: every message counts in the title and notifies; the level is kept on this device', async () => {
+    await setTalkLevel('All messages')
+    await send(ada, 'everything counts')
+    const talk = sidebarGroup(bob, 'Talk')
+    await talk.getByTestId('unread-badge').filter({ hasText: '1' }).waitFor()
+    await expect.poll(() => bob.page.title()).toBe('(1) Roost')
+    await expect.poll(() => notes().then((n) => n.at(-1))).toBe('Ada in Talk: everything counts')
+    const saved = await bob.page.evaluate(() =>
+      Object.entries(localStorage)
+        .filter(([k]) => k.startsWith('roost.notify.'))
+        .map(([, v]) => v),
+    )
+    expect(saved).toEqual(['{}'])
+    await setTalkLevel('Muted')
+    const again = await bob.page.evaluate(() =>
+      Object.entries(localStorage)
+        .filter(([k]) => k.startsWith('roost.notify.'))
+        .map(([, v]) => JSON.parse(v) as Record<string, string>),
+    )
+    expect(Object.values(again[0] ?? {})).toEqual(['muted'])
+    expect(bob.errors).toEqual([])
+    expect(ada.errors).toEqual([])
+  })
+})
