@@ -1,9 +1,9 @@
+import { contentMatches, searchTerms } from '@roost/nip29'
 import type { Filter, NostrEvent } from 'nostr-tools'
 import { matchFilter } from 'nostr-tools/filter'
 import type { Peer, RelayContext, Subscription } from './context'
 import type { GroupRecord } from './groups/record'
 import { canSee, checkRead, type Reader } from './groups/visibility'
-import { contentMatches, searchTerms } from './search'
 import type { StoredRow, StoreReader } from './store/store'
 
 /** A connection as the query side sees it: who it is, its open subscriptions and its output pacing. */

@@ -1,11 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { contentMatches, searchTerms } from '@roost/nip29'
 import fc from 'fast-check'
 import type { Filter, NostrEvent } from 'nostr-tools'
 import { matchFilter } from 'nostr-tools/filter'
 import { describe, expect, it } from 'vitest'
-import { contentMatches, searchTerms } from '../src/search'
 import { EventDatabase } from '../src/store/database'
 
 const hex = (n: number) => n.toString(16).padStart(64, '0')

@@ -1,7 +1,7 @@
+import { contentMatches, searchTerms } from '@roost/nip29'
 import fc from 'fast-check'
 import type { NostrEvent } from 'nostr-tools'
 import { describe, expect, it } from 'vitest'
-import { contentMatches, searchTerms } from '../src/search'
 import { connect, fetch, h, live, publish, RawClient, relay, T0, TestClock, user } from './helpers'
 
 /** A relay with one open group whose member posted `texts` one second apart (oldest first). */
@@ -166,14 +166,5 @@ describe('NIP-50 search', () => {
       ),
       { numRuns: 60 },
     )
-  })
-})
-
-describe('search terms', () => {
-  it('splits words, lower-cases, drops extensions and caps the count', () => {
-    expect(searchTerms('Hello, Wörld! include:spam domain:x.com')).toEqual(['hello', 'wörld'])
-    expect(searchTerms('a b c d e f g h i j')).toHaveLength(8)
-    expect(contentMatches('Crème BRÛLÉE', searchTerms('creme bru'))).toBe(true)
-    expect(contentMatches('anything', [])).toBe(false)
   })
 })

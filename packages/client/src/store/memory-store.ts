@@ -1,6 +1,6 @@
 import type { NostrEvent } from 'nostr-tools/core'
 import { InvalidQueryError, StoreClosedError } from './errors'
-import type { EventStore, StoreQuery } from './event-store'
+import type { EventStore, StoreQuery, StoreSearch } from './event-store'
 import {
   checkEvent,
   checkFork,
@@ -16,6 +16,7 @@ import {
   stateFork,
   supersedes,
 } from './rules'
+import { planSearch, searchAccepts } from './search-rules'
 import { SortedEvents } from './sorted-events'
 
 interface Entry {
@@ -166,6 +167,20 @@ export class MemoryEventStore implements EventStore {
   async get(id: string): Promise<NostrEvent | undefined> {
     this.open()
     return this.events.get(id)?.event
+  }
+
+  /** A scan of every cached event, newest first, until `limit` match. */
+  async search(q: StoreSearch): Promise<NostrEvent[]> {
+    this.open()
+    const plan = planSearch(q)
+    const out: NostrEvent[] = []
+    if (plan.terms.length === 0 || plan.limit === 0) return out
+    for (const e of this.all.newestFirst()) {
+      const entry = this.events.get(e.id)
+      if (entry && searchAccepts(plan, e, entry.forks)) out.push(e)
+      if (out.length >= plan.limit) break
+    }
+    return out
   }
 
   async putState(relay: string, event: NostrEvent): Promise<boolean> {

@@ -1,7 +1,7 @@
+import { searchTerms } from '@roost/nip29'
 import Database from 'better-sqlite3'
 import type { Filter, NostrEvent } from 'nostr-tools'
 import type { GroupRecord } from '../groups/record'
-import { searchTerms } from '../search'
 import { SCHEMA } from './schema'
 import { ftsQuery, installSearch } from './search-sqlite'
 import type { InsertResult, StoredRow } from './store'

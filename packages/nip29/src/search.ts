@@ -1,6 +1,7 @@
 /**
- * NIP-50 search, the part both backends share: the terms of a `search` string and the live match of
- * an event's content against them (stored results are matched by the database's full-text index).
+ * NIP-50 search text rules, shared by the relay (its live match; stored results use the database's
+ * full-text index) and the client's local caches: the terms of a `search` string, the words of a
+ * content, and whether a content matches.
  */
 
 /** NIP-50 extensions (`key:value`) this relay does not implement: dropped from the query, as NIP-50 asks. */
@@ -25,15 +26,23 @@ export function searchTerms(search: string): string[] {
   for (const part of search.normalize('NFC').split(/\s+/)) {
     if (EXTENSION.test(part)) continue
     for (const m of part.toLowerCase().matchAll(WORD)) {
-      out.add(m[0].slice(0, MAX_TERM))
+      const term = m[0].slice(0, MAX_TERM)
+      if (foldSearchText(term) === '') continue // marks alone: no letter to look for
+      out.add(term)
       if (out.size >= MAX_SEARCH_TERMS) return [...out]
     }
   }
   return [...out]
 }
 
-/** Lower case without diacritics, so `Wörld` and `world` compare equal (as SQLite's index folds them). */
-function fold(s: string): string {
+/**
+ * Lower case without diacritics, so `Wörld` and `world` compare equal (as SQLite's FTS5 index
+ * folds them).
+ *
+ * @example
+ * foldSearchText('Crème BRÛLÉE') // 'creme brulee'
+ */
+export function foldSearchText(s: string): string {
   return s.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase()
 }
 
@@ -46,9 +55,20 @@ function fold(s: string): string {
  */
 export function contentMatches(content: string, terms: readonly string[]): boolean {
   if (terms.length === 0) return false
-  const words = fold(content).match(WORD) ?? []
+  const words = searchWords(content)
   return terms.every((t) => {
-    const f = fold(t)
+    const f = foldSearchText(t)
     return words.some((w) => w.startsWith(f))
   })
+}
+
+/**
+ * The distinct folded words of a text (what a token index keys an event by; a term matches a word
+ * it is a prefix of, after {@link foldSearchText}).
+ *
+ * @example
+ * searchWords('Crème brûlée, crème!') // ['creme', 'brulee']
+ */
+export function searchWords(content: string): string[] {
+  return [...new Set(foldSearchText(content).match(WORD) ?? [])]
 }
