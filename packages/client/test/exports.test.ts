@@ -34,6 +34,7 @@ describe('@roost/client exports', () => {
       'RelayListFollower',
       'RelayPool',
       'RelayUnreachableError',
+      'SEARCH_KINDS',
       'SignerRefusedError',
       'SignerTimeoutError',
       'SignerUnavailableError',
