@@ -1,3 +1,4 @@
+import { searchWords } from '@roost/nip29'
 import type { NostrEvent } from 'nostr-tools/core'
 import { InvalidQueryError, StoreClosedError } from './errors'
 import type { EventStore, StoreQuery, StoreSearch } from './event-store'
@@ -46,6 +47,8 @@ export class MemoryEventStore implements EventStore {
   private readonly latest = new Map<string, string>()
   private readonly state = new Map<string, { fork: string; event: NostrEvent }>()
   private readonly values = new Map<string, string>()
+  /** Each event's search words, computed on its first search. */
+  private readonly words = new WeakMap<NostrEvent, string[]>()
   private closed = false
 
   private open(): void {
@@ -177,7 +180,13 @@ export class MemoryEventStore implements EventStore {
     if (plan.terms.length === 0 || plan.limit === 0) return out
     for (const e of this.all.newestFirst()) {
       const entry = this.events.get(e.id)
-      if (entry && searchAccepts(plan, e, entry.forks)) out.push(e)
+      if (!entry) continue
+      let words = this.words.get(e)
+      if (!words) {
+        words = searchWords(e.content)
+        this.words.set(e, words)
+      }
+      if (searchAccepts(plan, e, entry.forks, words)) out.push(e)
       if (out.length >= plan.limit) break
     }
     return out

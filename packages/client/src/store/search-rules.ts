@@ -1,4 +1,4 @@
-import { contentMatches, searchTerms } from '@roost/nip29'
+import { foldSearchText, searchTerms, searchWords } from '@roost/nip29'
 import type { NostrEvent } from 'nostr-tools/core'
 import { InvalidQueryError } from './errors'
 import type { StoreSearch } from './event-store'
@@ -13,6 +13,8 @@ export const MAX_SEARCH_LIMIT = 500
 /** A checked search: its terms, its limit, and the event conditions besides the text. */
 export interface PlannedSearch {
   terms: string[]
+  /** The terms as the words of a content are compared (`foldSearchText`). */
+  folded: string[]
   limit: number
   forks?: Set<string>
   kinds?: Set<number>
@@ -36,8 +38,10 @@ export function planSearch(q: StoreSearch): PlannedSearch {
     throw new InvalidQueryError('until must be an integer')
   if (q.limit !== undefined && (!Number.isSafeInteger(q.limit) || q.limit < 0))
     throw new InvalidQueryError('limit must be a non-negative integer')
+  const terms = searchTerms(q.text)
   return {
-    terms: searchTerms(q.text),
+    terms,
+    folded: terms.map(foldSearchText),
     limit: Math.min(q.limit ?? DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT),
     ...(q.forks && { forks: new Set(q.forks) }),
     ...(q.kinds && { kinds: new Set(q.kinds) }),
@@ -45,8 +49,16 @@ export function planSearch(q: StoreSearch): PlannedSearch {
   }
 }
 
-/** Whether an event (seen in `forks`) is a result of the search: the reference every store agrees with. */
-export function searchAccepts(p: PlannedSearch, event: NostrEvent, forks: Iterable<string>): boolean {
+/**
+ * Whether an event (seen in `forks`) is a result of the search: `contentMatches` of
+ * `@roost/nip29`, the rule every store agrees with. `words`: the event's `searchWords`, when kept.
+ */
+export function searchAccepts(
+  p: PlannedSearch,
+  event: NostrEvent,
+  forks: Iterable<string>,
+  words?: readonly string[],
+): boolean {
   if (p.kinds && !p.kinds.has(event.kind)) return false
   if (p.until !== undefined && event.created_at > p.until) return false
   if (p.forks) {
@@ -54,5 +66,7 @@ export function searchAccepts(p: PlannedSearch, event: NostrEvent, forks: Iterab
     for (const f of forks) if (p.forks.has(f)) seen = true
     if (!seen) return false
   }
-  return contentMatches(event.content, p.terms)
+  if (p.folded.length === 0) return false
+  const w = words ?? searchWords(event.content)
+  return p.folded.every((t) => w.some((x) => x.startsWith(t)))
 }
