@@ -1,10 +1,13 @@
 import { playwright } from '@vitest/browser-playwright'
+import { defaultServerConditions } from 'vite'
 import { defineConfig } from 'vitest/config'
-import { sourceResolve } from './source-conditions.ts'
+import { SOURCE_CONDITION, sourceResolve } from './source-conditions.ts'
 
 /** Tests that need a real browser (IndexedDB and other DOM APIs), in Debian's headless Chromium. */
 export default defineConfig({
   ...sourceResolve,
+  // The relays of the global setup run in Node: their `@roost/*` imports resolve to sources too.
+  environments: { __vitest__: { resolve: { conditions: [SOURCE_CONDITION, ...defaultServerConditions] } } },
   // Pre-bundle the browser tests' dependencies up front: discovering them mid-run makes Vite
   // reload the page and fail the first run on a fresh cache.
   optimizeDeps: {

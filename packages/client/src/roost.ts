@@ -1,4 +1,5 @@
 import { GroupsRegistry } from './groups/registry'
+import type { SearchHit, SearchOptions } from './groups/search'
 import type { ReadStateSource } from './groups/types'
 import type { PublishResult } from './pool'
 import { RelayPool, type RelayPoolOptions } from './pool/relay-pool'
@@ -66,6 +67,14 @@ export interface Roost {
    * and switches to them (Settings offers this to a user without one).
    */
   publishRelayList(relays: RelaysOption): Promise<PublishResult[]>
+  /**
+   * Searches the messages of all the account's groups: the local cache and the NIP-50 relays
+   * (`GroupsRegistry.search`). Use `group.search` for one group.
+   *
+   * @example
+   * const hits = await roost.search('pizza')
+   */
+  search(text: string, opts?: SearchOptions): Promise<SearchHit[]>
   /** Flushes pending writes and read state, closes subscriptions, the pool (if ours) and the store. */
   close(): Promise<void>
 }
@@ -154,6 +163,7 @@ export function createRoost(opts: RoostOptions): Roost {
     readState,
     pool,
     setRelays: switchTo,
+    search: (text, opts) => registry.search(text, opts),
     async publishRelayList(next) {
       const parsed = parseRelays(next)
       const now = (clock ?? (() => Math.floor(Date.now() / 1000)))()

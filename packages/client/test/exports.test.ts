@@ -36,6 +36,7 @@ describe('@roost/client exports', () => {
       'RelayListFollower',
       'RelayPool',
       'RelayUnreachableError',
+      'SEARCH_KINDS',
       'SignerRefusedError',
       'SignerTimeoutError',
       'SignerUnavailableError',

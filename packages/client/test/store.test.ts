@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { SqliteEventStore } from '../src/sqlite'
 import { type EventStore, MemoryEventStore, StoreOpenError } from '../src/store'
 import { storeContract } from './store-contract'
+import { storeSearchContract } from './store-search-contract'
 
 function chatEvent() {
   return finalizeEvent(
@@ -21,10 +22,12 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 describe('MemoryEventStore', () => {
   storeContract('MemoryEventStore', { open: async () => new MemoryEventStore() })
+  storeSearchContract('MemoryEventStore', { open: async () => new MemoryEventStore() })
 })
 
 describe('SqliteEventStore', () => {
   storeContract('SqliteEventStore :memory:', { open: async () => SqliteEventStore.open(':memory:') })
+  storeSearchContract('SqliteEventStore :memory:', { open: async () => SqliteEventStore.open(':memory:') })
 
   const paths = new WeakMap<EventStore, string>()
   storeContract('SqliteEventStore on a file', {
@@ -42,6 +45,39 @@ describe('SqliteEventStore', () => {
       return again
     },
     runs: 25,
+  })
+  storeSearchContract('SqliteEventStore on a file', {
+    open: async () => {
+      const path = join(dir, `search-${files++}.db`)
+      const store = SqliteEventStore.open(path)
+      paths.set(store, path)
+      return store
+    },
+    reopen: async (store) => {
+      const path = paths.get(store) as string
+      await store.close()
+      const again = SqliteEventStore.open(path)
+      paths.set(again, path)
+      return again
+    },
+    runs: 15,
+  })
+
+  it('indexes for search a cache written before the search index', async () => {
+    const path = join(dir, 'before-search.db')
+    const store = SqliteEventStore.open(path)
+    const e = finalizeEvent(
+      { kind: 9, tags: [['h', 'general']], content: 'an old remark', created_at: 1 },
+      generateSecretKey(),
+    )
+    await store.add(e, "wss://relay.example.com'general")
+    await store.close()
+    const db = new Database(path)
+    db.exec('DROP TRIGGER events_fts_insert; DROP TRIGGER events_fts_delete; DROP TABLE events_fts')
+    db.close()
+    const again = SqliteEventStore.open(path)
+    expect((await again.search({ text: 'remark' })).map((x) => x.id)).toEqual([e.id])
+    await again.close()
   })
 
   it('uses WAL and walks the (name, value, created_at) tag index for a group page', async () => {

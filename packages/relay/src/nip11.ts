@@ -19,7 +19,7 @@ export function relayInfo(
     description: 'A NIP-29 groups relay for development, tests and small self-hosted communities.',
     ...(policy.nip11Self && { self: keys.relay }),
     pubkey: policy.separateOwnerKey ? keys.owner : keys.relay,
-    supported_nips: [1, 9, 11, 29, 42, 70],
+    supported_nips: [1, 9, 11, 29, 42, 50, 70],
     software: 'https://github.com/roost/roost/tree/main/packages/relay',
     version: '0.1.0',
     limitation: {

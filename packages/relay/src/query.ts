@@ -1,3 +1,4 @@
+import { contentMatches, searchTerms } from '@roost/nip29'
 import type { Filter, NostrEvent } from 'nostr-tools'
 import { matchFilter } from 'nostr-tools/filter'
 import type { Peer, RelayContext, Subscription } from './context'
@@ -36,6 +37,12 @@ const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve))
 
 function tagsOf(row: StoredRow): string[][] {
   return (JSON.parse(row.json) as NostrEvent).tags
+}
+
+/** NIP-01 matching plus NIP-50: a filter with `search` also needs every search term in the content. */
+function matches(f: Filter, event: NostrEvent): boolean {
+  if (!matchFilter(f, event)) return false
+  return f.search === undefined || contentMatches(event.content, searchTerms(f.search))
 }
 
 /** Loads the records of the given group ids into a map for the synchronous visibility rules. */
@@ -168,7 +175,7 @@ export class QuerySide {
     for (const conn of subscribers) {
       const reader = this.reader(conn)
       for (const [subId, sub] of conn.subs) {
-        if (sub.filters.some((f) => matchFilter(f, event) && canSee(event, g, reader, f, this.ctx.policy))) {
+        if (sub.filters.some((f) => matches(f, event) && canSee(event, g, reader, f, this.ctx.policy))) {
           const frame = `["EVENT",${JSON.stringify(subId)},${json}]`
           if (!sub.backlog) conn.sendRaw(frame)
           else if (sub.backlog.length < this.ctx.limits.maxLimit) sub.backlog.push({ id: event.id, frame })

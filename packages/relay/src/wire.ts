@@ -140,6 +140,9 @@ export function eventProblem(raw: unknown, limits: RelayLimits = LIMITS): string
   return undefined
 }
 
+/** The longest NIP-50 `search` string a filter may carry. */
+const MAX_SEARCH_LENGTH = 256
+
 /** Validates one REQ filter; returns the filter or what is wrong with it. */
 export function parseFilter(raw: unknown, limits: RelayLimits = LIMITS): Filter | string {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return 'filter must be an object'
@@ -167,7 +170,8 @@ export function parseFilter(raw: unknown, limits: RelayLimits = LIMITS): Filter 
       out[key as `#${string}`] = value
     } else if (key === 'search') {
       if (typeof value !== 'string') return 'search must be a string'
-      // NIP-50 is not supported; the key is accepted and ignored, as NIP-01 relays do.
+      if (value.length > MAX_SEARCH_LENGTH) return `search must be at most ${MAX_SEARCH_LENGTH} characters`
+      out.search = value
     }
     // Other keys are ignored (NIP-01: relays may ignore what they do not know).
   }

@@ -1,3 +1,7 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { contentMatches, searchTerms } from '@roost/nip29'
 import fc from 'fast-check'
 import type { Filter, NostrEvent } from 'nostr-tools'
 import { matchFilter } from 'nostr-tools/filter'
@@ -116,5 +120,64 @@ describe('replaceable and addressable storage against a model', () => {
       ),
       { numRuns: 100 },
     )
+  })
+})
+
+describe('SQLite search (NIP-50) against a word-prefix model', () => {
+  const words = ['apple', 'Apricot', 'banana', 'bänd', 'cherry', 'ch', 'x1']
+  it('returns exactly the events whose content has every term as a word prefix, newest first', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(fc.constantFrom(...words), { maxLength: 5 }), { maxLength: 30 }),
+        fc.array(fc.constantFrom('ap', 'APPLE', 'ban', 'band', 'ch', 'cherry', 'x', 'zzz'), {
+          minLength: 1,
+          maxLength: 3,
+        }),
+        (texts, query) => {
+          const db = new EventDatabase(':memory:', () => hex(0))
+          try {
+            const events: NostrEvent[] = texts.map((t, i) => ({
+              id: hex(i + 1),
+              pubkey: hex(1),
+              kind: 9,
+              created_at: 100 + (i % 7),
+              content: t.join(' '),
+              tags: [],
+              sig: '0'.repeat(128),
+            }))
+            for (const e of events) db.insert(e)
+            const terms = searchTerms(query.join(' '))
+            const want = events
+              .filter((e) => contentMatches(e.content, terms))
+              .sort((a, b) => b.created_at - a.created_at || (a.id < b.id ? -1 : 1))
+              .map((e) => e.id)
+            expect(db.query({ search: query.join(' ') }, 100).map((r) => r.id)).toEqual(want)
+          } finally {
+            db.close()
+          }
+        },
+      ),
+      { numRuns: 100 },
+    )
+  })
+
+  it('indexes the events of a file written before the search index existed', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'roost-search-'))
+    const path = join(dir, 'relay.db')
+    try {
+      const old = new EventDatabase(path, () => hex(0))
+      old.sql.exec('DROP TRIGGER events_fts_insert; DROP TRIGGER events_fts_delete; DROP TABLE events_fts')
+      const e = { id: hex(1), pubkey: hex(1), kind: 9, created_at: 1, tags: [], sig: '0'.repeat(128) }
+      old.insert({ ...e, content: 'written before the index' })
+      old.close()
+      const db = new EventDatabase(path, () => hex(0))
+      db.insert({ ...e, id: hex(2), content: 'written after the index' })
+      expect(db.query({ search: 'written index' }, 10).map((r) => r.id)).toEqual([hex(1), hex(2)])
+      db.deleteIds([hex(1)])
+      expect(db.query({ search: 'before' }, 10)).toEqual([])
+      db.close()
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })

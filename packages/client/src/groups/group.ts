@@ -20,6 +20,7 @@ import { GroupState, STATE_KINDS } from './group-state'
 import { MembershipFold } from './membership'
 import { pinnedRefs } from './pins'
 import { PreviousWindow } from './previous-window'
+import { type SearchHit, type SearchOptions, searchGroups } from './search'
 import { StoreWrites } from './store-writes'
 import { Timeline } from './timeline'
 import type { CanSend, GroupEvent, GroupSnapshot, Message, ReadStateSource, Thread } from './types'
@@ -162,6 +163,24 @@ export class Group {
   /** A loaded event (row or comment) by id, e.g. to render a quoted reply. */
   event(id: string): NostrEvent | undefined {
     return this.timeline.event(id)
+  }
+
+  /**
+   * Searches this group's messages (chat, notes, threads, comments) for every word of `text` as a
+   * word prefix: the local cache, and the relay too when its NIP-11 lists NIP-50; merged,
+   * de-duplicated, newest first. Throws `InvalidQueryError` for a bad text or options.
+   *
+   * @example
+   * const hits = await group.search('pizza tonight', { limit: 20 })
+   * hits[0]?.event.content
+   */
+  search(text: string, opts?: SearchOptions): Promise<SearchHit[]> {
+    return searchGroups(this.ctx, [this], text, opts)
+  }
+
+  /** Resolves when every event this group has received is in the store (written in 16 ms batches). */
+  flushStore(): Promise<unknown> {
+    return this.storeWrites.flush()
   }
 
   /** Is `pubkey` an admin (a 39001 entry whose roles are not only `member`/empty, case-insensitive)? */

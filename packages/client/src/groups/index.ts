@@ -3,6 +3,7 @@ export { ForkWatch, type ForkWatchOptions } from './fork-watch'
 export { Group, type GroupContext } from './group'
 export { isPreviousRejection, publishError } from './publish-errors'
 export { GroupsRegistry, type GroupsRegistryOptions } from './registry'
+export { SEARCH_KINDS, type SearchHit, type SearchOptions } from './search'
 export { ROW_KINDS, Timeline } from './timeline'
 export type {
   CanSend,

@@ -20,6 +20,7 @@ import { Group, type GroupContext } from './group'
 import { GroupListSync } from './group-list-sync'
 import { publishError } from './publish-errors'
 import { RelayKeys } from './relay-keys'
+import { type SearchHit, type SearchOptions, searchGroups } from './search'
 import type { ReadStateSource } from './types'
 
 export interface GroupsRegistryOptions {
@@ -517,6 +518,18 @@ export class GroupsRegistry {
       } catch {}
     }
     return out
+  }
+
+  /**
+   * Searches the messages of every group of the account (see `Group.search`): the local cache,
+   * and each group relay whose NIP-11 lists NIP-50; merged, de-duplicated, newest first, each hit
+   * naming its group.
+   *
+   * @example
+   * for (const hit of await roost.groups.search('release notes')) console.log(hit.group, hit.event.content)
+   */
+  search(text: string, opts?: SearchOptions): Promise<SearchHit[]> {
+    return searchGroups({ store: this.opts.store, pool: this.opts.pool }, this.groups(), text, opts)
   }
 
   /**

@@ -25,6 +25,27 @@ export interface StoreQuery {
 }
 
 /**
+ * A full-text search over an {@link EventStore}: events whose content holds every word of `text`
+ * as the start of one of its words (any case, diacritics folded: NIP-50 terms, see `searchTerms`
+ * of `@roost/nip29`), newest first (created_at desc, then id asc). A text without words finds
+ * nothing.
+ *
+ * @example
+ * const hits = await store.search({ text: 'pizza tonight', forks: [key.toString()], kinds: [9], limit: 20 })
+ */
+export interface StoreSearch {
+  /** What to look for (at most 256 characters; the first 8 words are used). */
+  text: string
+  /** Only events seen in one of these forks (GroupKey strings); every event when absent. */
+  forks?: string[]
+  kinds?: number[]
+  /** created_at ≤ until (the next page: the last result's created_at). */
+  until?: number
+  /** At most this many (default 50, at most 500). */
+  limit?: number
+}
+
+/**
  * The local event cache (DESIGN decision 8): each event is saved once by id and every group fork
  * it was seen in is recorded, so the same event seen on two relays stays one row with two
  * memberships, and leaving one group never touches the other. Relay-signed group state is kept
@@ -69,6 +90,11 @@ export interface EventStore {
    */
   newestPerFork(forks: readonly string[], limit: number): Promise<Map<string, NostrEvent[]>>
   get(id: string): Promise<NostrEvent | undefined>
+  /**
+   * Full-text search over the cached events ({@link StoreSearch}): SQLite's FTS5 index, an
+   * IndexedDB word index, or a scan in memory; the same results from each.
+   */
+  search(q: StoreSearch): Promise<NostrEvent[]>
   /**
    * Relay-signed group state (39000–39005): keeps the newest per (relay, kind, d), ties to the
    * lowest id. Returns true if this event is now the stored one.

@@ -1,6 +1,7 @@
+import { foldSearchText, searchWords } from '@roost/nip29'
 import type { NostrEvent } from 'nostr-tools/core'
 import { InvalidQueryError, StoreClosedError, StoreOpenError } from './errors'
-import type { EventStore, StoreQuery } from './event-store'
+import type { EventStore, StoreQuery, StoreSearch } from './event-store'
 import {
   branded,
   checkEvent,
@@ -18,8 +19,10 @@ import {
   stateFork,
   supersedes,
 } from './rules'
+import { planSearch, searchAccepts } from './search-rules'
 
-const VERSION = 1
+/** 2: the `words` store, the search index. */
+const VERSION = 2
 
 /** One stored event and the forks it was seen in. */
 interface EventRecord {
@@ -79,6 +82,17 @@ function tagRefs(event: NostrEvent): RefKey[] {
   return indexedTags(event).map(([name, value]) => [`#${name}`, value, event.created_at, event.id])
 }
 
+/**
+ * `words` keys are `[word, created_at, id]`, one per distinct folded word of an event's content
+ * (`searchWords` of `@roost/nip29`): the events holding a word that starts with a term are one
+ * key range.
+ */
+type WordKey = [string, number, string]
+
+function wordKeys(event: NostrEvent): WordKey[] {
+  return searchWords(event.content).map((w) => [w, event.created_at, event.id])
+}
+
 function rootKey(event: NostrEvent, d: string): string {
   return `${event.kind}:${event.pubkey}:${d}`
 }
@@ -120,15 +134,28 @@ export class IndexedDbEventStore implements EventStore {
         cause: e,
       })
     }
-    r.onupgradeneeded = () => {
+    r.onupgradeneeded = (change) => {
       const db = r.result
-      const events = db.createObjectStore('events', { keyPath: 'id' })
-      events.createIndex('time', 'created_at')
-      events.createIndex('root', 'root', { unique: true })
-      db.createObjectStore('refs')
-      const state = db.createObjectStore('state', { keyPath: ['relay', 'kind', 'd'] })
-      state.createIndex('fork', 'fork')
-      db.createObjectStore('values')
+      if (change.oldVersion < 1) {
+        const events = db.createObjectStore('events', { keyPath: 'id' })
+        events.createIndex('time', 'created_at')
+        events.createIndex('root', 'root', { unique: true })
+        db.createObjectStore('refs')
+        const state = db.createObjectStore('state', { keyPath: ['relay', 'kind', 'd'] })
+        state.createIndex('fork', 'fork')
+        db.createObjectStore('values')
+      }
+      const words = db.createObjectStore('words')
+      if (change.oldVersion >= 1) {
+        // A cache written before the index: index what it holds, in the upgrade's transaction.
+        const cursor = (r.transaction as IDBTransaction).objectStore('events').openCursor()
+        cursor.onsuccess = () => {
+          const c = cursor.result
+          if (!c) return
+          for (const key of wordKeys((c.value as EventRecord).event)) words.put(1, key)
+          c.continue()
+        }
+      }
     }
     try {
       return new IndexedDbEventStore(await request(r))
@@ -157,7 +184,7 @@ export class IndexedDbEventStore implements EventStore {
     checkFork(fork)
     for (const e of events) checkEvent(e)
     if (events.length === 0) return 0
-    const tx = this.tx(['events', 'refs', 'values'], 'readwrite')
+    const tx = this.tx(['events', 'refs', 'values', 'words'], 'readwrite')
     const done = finished(tx)
     let changed = 0
     try {
@@ -201,6 +228,8 @@ export class IndexedDbEventStore implements EventStore {
       }
       const refs = tx.objectStore('refs')
       for (const key of tagRefs(event)) refs.put(1, key)
+      const words = tx.objectStore('words')
+      for (const key of wordKeys(event)) words.put(1, key)
     }
     if (record.forks.includes(fork)) return false
     record.forks.push(fork)
@@ -219,6 +248,8 @@ export class IndexedDbEventStore implements EventStore {
     else refs.delete(['f', fork, record.created_at, record.id] satisfies RefKey)
     if (record.forks.length === 0) {
       for (const key of tagRefs(record.event)) refs.delete(key)
+      const words = tx.objectStore('words')
+      for (const key of wordKeys(record.event)) words.delete(key)
       await request(tx.objectStore('events').delete(record.id))
     } else {
       await request(tx.objectStore('events').put(record))
@@ -296,6 +327,33 @@ export class IndexedDbEventStore implements EventStore {
     return record ? branded(record.event) : undefined
   }
 
+  /**
+   * Through the `words` index: the keys of the words starting with the longest term give the
+   * candidates, read newest first until `limit` pass every condition.
+   */
+  async search(q: StoreSearch): Promise<NostrEvent[]> {
+    this.open()
+    const plan = planSearch(q)
+    if (plan.terms.length === 0 || plan.limit === 0) return []
+    const term = plan.terms.map(foldSearchText).reduce((a, b) => (b.length > a.length ? b : a))
+    const tx = this.tx(['events', 'words'], 'readonly')
+    const keys = (await request(
+      tx.objectStore('words').getAllKeys(IDBKeyRange.bound([term], [`${term}\uffff`])),
+    )) as WordKey[]
+    const candidates = new Map<string, number>()
+    for (const [, createdAt, id] of keys)
+      if (plan.until === undefined || createdAt <= plan.until) candidates.set(id, createdAt)
+    const order = [...candidates].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+    const events = tx.objectStore('events')
+    const out: NostrEvent[] = []
+    for (const [id] of order) {
+      const record = (await request(events.get(id))) as EventRecord | undefined
+      if (record && searchAccepts(plan, record.event, record.forks)) out.push(branded(record.event))
+      if (out.length >= plan.limit) break
+    }
+    return out
+  }
+
   async putState(relay: string, event: NostrEvent): Promise<boolean> {
     this.open()
     checkEvent(event)
@@ -339,7 +397,7 @@ export class IndexedDbEventStore implements EventStore {
     this.open()
     if (typeof fork !== 'string' || fork === NO_FORK)
       throw new InvalidQueryError('deleteFork needs a GroupKey string')
-    const tx = this.tx(['events', 'refs', 'state'], 'readwrite')
+    const tx = this.tx(['events', 'refs', 'state', 'words'], 'readwrite')
     const done = finished(tx)
     const keys = (await request(
       tx.objectStore('refs').getAllKeys(IDBKeyRange.bound(['f', fork], ['f', fork, []])),

@@ -1,6 +1,7 @@
+import { searchWords } from '@roost/nip29'
 import type { NostrEvent } from 'nostr-tools/core'
 import { InvalidQueryError, StoreClosedError } from './errors'
-import type { EventStore, StoreQuery } from './event-store'
+import type { EventStore, StoreQuery, StoreSearch } from './event-store'
 import {
   checkEvent,
   checkFork,
@@ -16,6 +17,7 @@ import {
   stateFork,
   supersedes,
 } from './rules'
+import { planSearch, searchAccepts } from './search-rules'
 import { SortedEvents } from './sorted-events'
 
 interface Entry {
@@ -45,6 +47,8 @@ export class MemoryEventStore implements EventStore {
   private readonly latest = new Map<string, string>()
   private readonly state = new Map<string, { fork: string; event: NostrEvent }>()
   private readonly values = new Map<string, string>()
+  /** Each event's search words, computed on its first search. */
+  private readonly words = new WeakMap<NostrEvent, string[]>()
   private closed = false
 
   private open(): void {
@@ -166,6 +170,26 @@ export class MemoryEventStore implements EventStore {
   async get(id: string): Promise<NostrEvent | undefined> {
     this.open()
     return this.events.get(id)?.event
+  }
+
+  /** A scan of every cached event, newest first, until `limit` match. */
+  async search(q: StoreSearch): Promise<NostrEvent[]> {
+    this.open()
+    const plan = planSearch(q)
+    const out: NostrEvent[] = []
+    if (plan.terms.length === 0 || plan.limit === 0) return out
+    for (const e of this.all.newestFirst()) {
+      const entry = this.events.get(e.id)
+      if (!entry) continue
+      let words = this.words.get(e)
+      if (!words) {
+        words = searchWords(e.content)
+        this.words.set(e, words)
+      }
+      if (searchAccepts(plan, e, entry.forks, words)) out.push(e)
+      if (out.length >= plan.limit) break
+    }
+    return out
   }
 
   async putState(relay: string, event: NostrEvent): Promise<boolean> {

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3'
 import type { NostrEvent } from 'nostr-tools/core'
 import { InvalidQueryError, StoreClosedError, StoreOpenError } from './errors'
-import type { EventStore, StoreQuery } from './event-store'
+import type { EventStore, StoreQuery, StoreSearch } from './event-store'
 import {
   branded,
   checkEvent,
@@ -16,6 +16,8 @@ import {
   stateFork,
   supersedes,
 } from './rules'
+import { planSearch } from './search-rules'
+import { ftsQuery, installSearchIndex, searchSql } from './sqlite-search'
 
 type DB = Database.Database
 type Statement = Database.Statement
@@ -225,6 +227,7 @@ export class SqliteEventStore implements EventStore {
         db.exec('DROP INDEX IF EXISTS forks_timeline')
       }
       db.exec(SCHEMA)
+      installSearchIndex(db)
       db.exec('CREATE TEMP TABLE IF NOT EXISTS doomed (rowid INTEGER PRIMARY KEY)')
       db.pragma(`user_version = ${SCHEMA_VERSION}`)
       return new SqliteEventStore(db)
@@ -330,6 +333,25 @@ export class SqliteEventStore implements EventStore {
     this.open()
     const row = this.sql.get.get(id) as Row | undefined
     return row ? branded(JSON.parse(row.json)) : undefined
+  }
+
+  /** Through the FTS5 index (`sqlite-search.ts`), newest first. */
+  async search(q: StoreSearch): Promise<NostrEvent[]> {
+    this.open()
+    const plan = planSearch(q)
+    if (plan.terms.length === 0 || plan.limit === 0) return []
+    const sql = searchSql(!!plan.forks, !!plan.kinds, plan.until !== undefined)
+    let stmt = this.statements.get(sql)
+    if (!stmt) {
+      stmt = this.db.prepare(sql)
+      this.statements.set(sql, stmt)
+    }
+    const params: unknown[] = [ftsQuery(plan.terms)]
+    if (plan.forks) params.push(JSON.stringify([...plan.forks]))
+    if (plan.kinds) params.push(JSON.stringify([...plan.kinds]))
+    if (plan.until !== undefined) params.push(plan.until)
+    params.push(plan.limit)
+    return (stmt.all(...params) as Row[]).map((r) => branded(JSON.parse(r.json)))
   }
 
   async putState(relay: string, event: NostrEvent): Promise<boolean> {

@@ -1,7 +1,9 @@
+import { searchTerms } from '@roost/nip29'
 import Database from 'better-sqlite3'
 import type { Filter, NostrEvent } from 'nostr-tools'
 import type { GroupRecord } from '../groups/record'
 import { SCHEMA } from './schema'
+import { ftsQuery, installSearch } from './search-sqlite'
 import type { InsertResult, StoredRow } from './store'
 
 export type { InsertResult, StoredRow } from './store'
@@ -52,6 +54,7 @@ export class EventDatabase {
     this.sql.pragma('synchronous = NORMAL')
     this.sql.pragma('foreign_keys = ON')
     this.sql.exec(SCHEMA)
+    installSearch(this.sql)
     const s = this.sql
     this.stmts = {
       byId: s.prepare<[string], StoredRow>(
@@ -166,6 +169,8 @@ export class EventDatabase {
     )
     for (const [, values] of tagFilters) if (values.length === 0) return []
     if (filter.ids?.length === 0 || filter.authors?.length === 0 || filter.kinds?.length === 0) return []
+    const terms = filter.search === undefined ? undefined : searchTerms(filter.search)
+    if (terms?.length === 0) return []
     const drive =
       tagFilters.find(([k]) => k === '#h') ?? tagFilters.find(([k]) => k === '#d') ?? tagFilters[0]
     let from = 'events e'
@@ -190,6 +195,10 @@ export class EventDatabase {
     if (filter.until !== undefined) {
       where.push(`${ts} <= ?`)
       params.push(filter.until)
+    }
+    if (terms) {
+      where.push('e.rowid IN (SELECT rowid FROM events_fts WHERE events_fts MATCH ?)')
+      params.push(ftsQuery(terms))
     }
     for (const [key, values] of tagFilters) {
       if (drive && key === drive[0] && !filter.ids) continue

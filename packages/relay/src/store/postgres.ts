@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto'
+import { searchTerms } from '@roost/nip29'
 import type { Filter, NostrEvent } from 'nostr-tools'
 import pg from 'pg'
 import type { GroupRecord } from '../groups/record'
@@ -599,6 +600,20 @@ async function wasDeleted(q: Q, id: string): Promise<boolean> {
   return (await rows(q, 'SELECT 1 FROM deleted_ids WHERE id = $1', [id])).length > 0
 }
 
+/**
+ * The tsquery of some search terms: every term, as a word prefix, as written or without its
+ * diacritics (the index holds both forms; terms hold only letters, digits and marks).
+ */
+function tsQuery(terms: readonly string[]): string {
+  const lexeme = (t: string) => `'${t.replaceAll("'", "''")}':*`
+  return terms
+    .map((t) => {
+      const bare = t.normalize('NFKD').replace(/\p{M}/gu, '')
+      return bare === t || bare === '' ? lexeme(t) : `(${lexeme(t)} | ${lexeme(bare)})`
+    })
+    .join(' & ')
+}
+
 /** The SQL of one NIP-01 filter (the same plan as SQLite's: drive by `#h`, `#d` or the first tag). */
 async function queryRows(q: Q, filter: Filter, limit: number, offset: number): Promise<StoredRow[]> {
   const where: string[] = []
@@ -615,6 +630,8 @@ async function queryRows(q: Q, filter: Filter, limit: number, offset: number): P
   const ids = clean(filter.ids)
   const authors = clean(filter.authors)
   if (ids?.length === 0 || authors?.length === 0 || filter.kinds?.length === 0) return []
+  const terms = filter.search === undefined ? undefined : searchTerms(filter.search)
+  if (terms?.length === 0) return []
   const drive = tagFilters.find(([k]) => k === '#h') ?? tagFilters.find(([k]) => k === '#d') ?? tagFilters[0]
   let from = 'events e'
   let ts = 'e.created_at'
@@ -629,6 +646,10 @@ async function queryRows(q: Q, filter: Filter, limit: number, offset: number): P
   if (filter.kinds) list('e.kind', filter.kinds)
   if (filter.since !== undefined) where.push(`${ts} >= ${p(filter.since)}`)
   if (filter.until !== undefined) where.push(`${ts} <= ${p(filter.until)}`)
+  if (terms)
+    where.push(
+      `e.seq IN (SELECT event FROM event_text WHERE doc @@ to_tsquery('simple', ${p(tsQuery(terms))}))`,
+    )
   for (const [key, values] of tagFilters) {
     if (drive && key === drive[0] && !ids) continue
     where.push(
