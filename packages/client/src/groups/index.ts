@@ -1,3 +1,4 @@
+export type { JoinRequest } from '@roost/nip29'
 export { Group, type GroupContext } from './group'
 export { isPreviousRejection, publishError } from './publish-errors'
 export { GroupsRegistry, type GroupsRegistryOptions } from './registry'

@@ -151,7 +151,12 @@ export class GroupWrites {
           restricted: m.restricted,
           hidden: m.hidden,
           closed: m.closed,
+          livekit: m.livekit,
           ...(m.supportedKinds ? { supportedKinds: m.supportedKinds } : {}),
+          // A 9002 without `parent` makes the group a root, and one on a parent must list every
+          // child: both are kept unless `fields` changes them.
+          ...(m.parent !== undefined ? { parent: m.parent } : {}),
+          ...(m.children.length ? { children: m.children } : {}),
         }
       : {}
     const merged = Object.fromEntries(
