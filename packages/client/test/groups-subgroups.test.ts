@@ -56,5 +56,13 @@ describe('subgroups through the client (NIP-29 parent/child)', () => {
       ['own', []],
       ['web', ['ops']],
     ])
+
+    // Deleting a group (9008) is for its admins; `remove` then drops it here without a 9022.
+    const gone = await admin.groups.create(relay.url, { id: 'gone', name: 'Gone' })
+    await expect(gone.deleteGroup('done')).resolves.toMatchObject({ kind: 9008 })
+    expect(relay.state('gone')?.deleted).toBe(true)
+    await admin.groups.remove(gone.key)
+    expect(admin.groups.groups().map((g) => g.key.id.value)).not.toContain('gone')
+    expect(admin.groups.groupList().entries.map((e) => e.id)).not.toContain('gone')
   })
 })

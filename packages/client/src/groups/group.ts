@@ -522,6 +522,15 @@ export class Group {
     await this.ctx.store.setValue(dismissedKey(this.key.toString()), this.requests.dismissedIds())
   }
 
+  /**
+   * Deletes the whole group (kind 9008, admins with the permission). The relay drops it; follow
+   * with `roost.groups.remove(group.key)` to drop it here.
+   * @example await group.deleteGroup(); await roost.groups.remove(group.key)
+   */
+  deleteGroup(reason?: string): Promise<NostrEvent> {
+    return this.writes.deleteGroup(reason)
+  }
+
   /** The pinned event ids and addresses, in order, from the relay-signed 39005 (also in the snapshot). */
   pins(): readonly string[] {
     return this.snapshot().pins

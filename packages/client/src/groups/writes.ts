@@ -181,6 +181,12 @@ export class GroupWrites {
     )
   }
 
+  async deleteGroup(reason?: string): Promise<NostrEvent> {
+    return this.publishWithPrevious((previous) =>
+      this.ctx.key.id.deleteGroup({ previous, reason, createdAt: this.ctx.clock() }),
+    )
+  }
+
   async setPins(refs: readonly string[]): Promise<NostrEvent> {
     return this.publishWithPrevious((previous) =>
       pinList(this.ctx.key, refs, { previous, createdAt: this.ctx.clock() }),
