@@ -12,6 +12,9 @@ export interface MessageActions {
   onReact?: (m: MessageItem, emoji: string) => void
   onOpenThread?: (m: MessageItem) => void
   onDelete?: (m: MessageItem) => void
+  /** Pins or unpins (admins); `isPinned` says which. */
+  onPin?: (m: MessageItem) => void
+  isPinned?: (id: string) => boolean
   onQuoteClick?: (id: string) => void
 }
 
@@ -141,6 +144,18 @@ export const MessageRow = memo(function MessageRow(props: {
               onClick={() => a.onOpenThread?.(m)}
             >
               <Icon name="thread" />
+            </button>
+          ) : null}
+          {a.onPin ? (
+            <button
+              type="button"
+              className="icon-btn"
+              tabIndex={inner}
+              aria-label={a.isPinned?.(m.id) ? 'Unpin message' : 'Pin message'}
+              aria-pressed={a.isPinned?.(m.id) === true}
+              onClick={() => a.onPin?.(m)}
+            >
+              📌
             </button>
           ) : null}
           {a.onDelete ? (

@@ -1,7 +1,9 @@
-import type { Ref } from 'react'
+import type { CSSProperties, Ref } from 'react'
 import { useAppSnapshot } from '../hooks'
+import { treeOrder } from '../lib/group-tree'
 import type { Access, GroupSummary } from '../model/types'
 import { Avatar } from './Avatar'
+import './community.css'
 import { Icon } from './Icon'
 import { PersonAvatar, PersonName } from './Name'
 
@@ -21,14 +23,16 @@ export function accessLabel(access: Access): string | undefined {
   }
 }
 
-function GroupRow(props: { group: GroupSummary; current: boolean; onOpen: () => void }) {
+function GroupRow(props: { group: GroupSummary; current: boolean; onOpen: () => void; depth?: number }) {
   const g = props.group
   const label = accessLabel(g.access)
+  const depth = props.depth ?? 0
   return (
     <li>
       <button
         type="button"
-        className={g.unread > 0 ? 'group-item unread' : 'group-item'}
+        className={`${g.unread > 0 ? 'group-item unread' : 'group-item'}${depth ? ' child' : ''}`}
+        style={depth ? ({ '--depth': depth } as CSSProperties) : undefined}
         aria-current={props.current ? 'page' : undefined}
         data-group={g.key}
         onClick={props.onOpen}
@@ -42,6 +46,12 @@ function GroupRow(props: { group: GroupSummary; current: boolean; onOpen: () => 
             </span>
           ) : null}
         </span>
+        {g.requests > 0 ? (
+          <span className="requests-badge" title="Join requests waiting">
+            {g.requests}
+            <span className="visually-hidden"> join {g.requests === 1 ? 'request' : 'requests'}</span>
+          </span>
+        ) : null}
         {g.threadUnread ? (
           <span className="thread-dot" title="New thread replies">
             <span className="visually-hidden">new thread replies</span>
@@ -100,10 +110,11 @@ export function Sidebar(props: {
           </p>
         ) : (
           <ul className="group-list">
-            {snap.groups.map((g) => (
+            {treeOrder(snap.groups).map(({ group: g, depth }) => (
               <GroupRow
                 key={g.key}
                 group={g}
+                depth={depth}
                 current={g.key === props.currentKey}
                 onOpen={() => props.onOpen(g.key)}
               />

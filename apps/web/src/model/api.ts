@@ -1,3 +1,4 @@
+import type { GroupPreview } from './community'
 import type { ConnectionState } from './connection'
 import type {
   Answer,
@@ -63,6 +64,18 @@ export interface GroupHandle {
   createInvite(): Promise<InviteAnswer>
   removeMember(pubkey: string): Promise<Answer>
   deleteMessage(id: string): Promise<Answer>
+  /** Lets a requester in (9000). */
+  approve(pubkey: string): Promise<Answer>
+  /** Hides a join request on this device. */
+  dismiss(pubkey: string): Promise<void>
+  /** Sets a member's roles (9000 with roles). */
+  setRoles(pubkey: string, roles: string[]): Promise<Answer>
+  /** Pins or unpins a message (9010 with the full list). */
+  pin(id: string, pinned: boolean): Promise<Answer>
+  /** Deletes the group for everyone (9008), then drops it here. */
+  deleteGroup(): Promise<Answer>
+  /** Hangs the group under `parent` (a group id on the same relay), or makes it a root. */
+  moveUnder(parent: string | undefined): Promise<Answer>
 }
 
 /** The signed-in application: groups, profiles, settings. UI code talks only to this. */
@@ -73,12 +86,14 @@ export interface AppApi {
   profile(pubkey: string): Profile | undefined
   /** Bumps when any profile changes, for components that show names. */
   profilesVersion(): number
-  join(input: string): Promise<JoinAnswer>
+  join(input: string, code?: string): Promise<JoinAnswer>
+  /** What a group link or code points at, for the join dialog's preview. */
+  preview(input: string): Promise<GroupPreview>
   leave(key: string): Promise<Answer>
   browse(relay: string): Promise<BrowseEntry[]>
   createGroup(
     relay: string,
-    fields: { name: string; about?: string; private: boolean; closed: boolean },
+    fields: { name: string; about?: string; private: boolean; closed: boolean; parent?: string },
   ): Promise<JoinAnswer>
   setProfile(profile: Profile): Promise<Answer>
   setSettings(settings: Partial<Settings>): void

@@ -7,6 +7,7 @@ import type { Group, GroupSnapshot, Message } from '@roost/client'
 import type { GroupMetadata } from '@roost/nip29'
 import { threadContext } from '@roost/read-state'
 import type { GroupHandle, InviteAnswer } from './api'
+import { joinRequestItems, roleItems, shareLinks, togglePin } from './community'
 import { OFFLINE_MESSAGE } from './connection'
 import type { ReadMarks } from './read-state'
 import type { Answer, GroupDetail, GroupSummary, Member, MessageItem, ThreadDetail } from './types'
@@ -59,6 +60,8 @@ export class GroupAdapter implements GroupHandle {
     private readonly offline: () => boolean = () => false,
     /** The 39000 the relay serves to everyone, for when the group's own state has none. */
     private readonly publicMeta: () => GroupMetadata | undefined = () => undefined,
+    /** Drops the group on this device (after it was deleted on the relay). */
+    private readonly removeHere: () => Promise<void> = async () => undefined,
   ) {
     this.unsubscribe.push(
       group.subscribe((e) => {
@@ -124,6 +127,8 @@ export class GroupAdapter implements GroupHandle {
       unread: d.unread,
       threadUnread: d.threadUnread,
       access: d.access,
+      requests: d.requests,
+      ...(d.parent !== undefined ? { parent: d.parent } : {}),
     }
   }
 
@@ -204,6 +209,13 @@ export class GroupAdapter implements GroupHandle {
       lastInvite: this.lastInvite,
       refused: snap.refused,
       loading: snap.loading,
+      requests: this.group.isAdmin(this.me) ? snap.joinRequests.length : 0,
+      joinRequests: joinRequestItems(snap),
+      roles: roleItems(snap),
+      pins: [...snap.pins],
+      children: [...(meta?.children ?? [])],
+      ...(meta?.parent !== undefined ? { parent: meta.parent } : {}),
+      share: shareLinks(this.group, typeof location === 'undefined' ? '' : location.origin),
     }
     this.last = { snap, frontier, threadMarks: this.marksVersion, detail }
     return detail
@@ -324,6 +336,34 @@ export class GroupAdapter implements GroupHandle {
 
   deleteMessage(id: string): Promise<Answer> {
     return this.act(() => this.group.deleteEvent(id), 'Message deleted.')
+  }
+
+  approve(pubkey: string): Promise<Answer> {
+    return this.act(() => this.group.putUser(pubkey), 'Approved.')
+  }
+
+  dismiss(pubkey: string): Promise<void> {
+    return this.group.dismissJoinRequest(pubkey).catch(() => undefined)
+  }
+
+  setRoles(pubkey: string, roles: string[]): Promise<Answer> {
+    return this.act(() => this.group.putUser(pubkey, roles), 'Roles saved.')
+  }
+
+  pin(id: string, pinned: boolean): Promise<Answer> {
+    const next = togglePin(this.group.pins(), id, pinned)
+    return this.act(() => this.group.setPins(next), pinned ? 'Pinned.' : 'Unpinned.')
+  }
+
+  deleteGroup(): Promise<Answer> {
+    return this.act(async () => {
+      await this.group.deleteGroup()
+      await this.removeHere()
+    }, 'Group deleted.')
+  }
+
+  moveUnder(parent: string | undefined): Promise<Answer> {
+    return this.act(() => this.group.editMetadata({ parent }), 'Moved.')
   }
 
   close(): void {

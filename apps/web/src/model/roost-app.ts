@@ -16,6 +16,7 @@ import {
 import { GroupKey, GroupMetadata, GroupReference, KINDS, normalizeRelayUrl } from '@roost/nip29'
 import type { NostrEvent } from 'nostr-tools'
 import type { AppApi, AppSnapshot, JoinAnswer } from './api'
+import { fetchPreview, type GroupPreview } from './community'
 import { ConnectionWatch, OFFLINE_MESSAGE } from './connection'
 import { GroupAdapter, toAnswer } from './group-adapter'
 import { ProfileBook } from './profiles'
@@ -192,6 +193,7 @@ class RoostApp implements AppApi {
             ?.name,
         () => this.connection.offline,
         () => this.publicMeta.get(group.key.relay, group.key.id.value, !group.metadata),
+        () => this.roost.groups.remove(group.key),
       )
       adapter.subscribe(() => this.changed())
       group.subscribe((e) => {
@@ -253,7 +255,11 @@ class RoostApp implements AppApi {
 
   profilesVersion = (): number => this.profiles.changes
 
-  async join(input: string): Promise<JoinAnswer> {
+  preview(input: string): Promise<GroupPreview> {
+    return fetchPreview(this.roost.pool, (relay) => this.roost.groups.relayKey(relay), input)
+  }
+
+  async join(input: string, code?: string): Promise<JoinAnswer> {
     let ref: GroupReference
     try {
       ref = GroupReference.parse(input.trim())
@@ -263,7 +269,7 @@ class RoostApp implements AppApi {
     const key = ref.key().toString()
     if (this.connection.offline) return { ok: false, message: OFFLINE_MESSAGE }
     try {
-      const group = await this.roost.groups.join(ref)
+      const group = await this.roost.groups.join(ref, code?.trim() ? { code: code.trim() } : {})
       return membershipAnswer(group, key)
     } catch (err) {
       return { ...toAnswer(err), key: this.roost.groups.group(key) ? key : undefined }
@@ -328,7 +334,7 @@ class RoostApp implements AppApi {
 
   async createGroup(
     relay: string,
-    fields: { name: string; about?: string; private: boolean; closed: boolean },
+    fields: { name: string; about?: string; private: boolean; closed: boolean; parent?: string },
   ): Promise<JoinAnswer> {
     if (this.connection.offline) return { ok: false, message: OFFLINE_MESSAGE }
     try {
@@ -337,6 +343,7 @@ class RoostApp implements AppApi {
         ...(fields.about ? { about: fields.about } : {}),
         private: fields.private,
         closed: fields.closed,
+        ...(fields.parent ? { parent: fields.parent } : {}),
       })
       return { ok: true, message: 'Group created.', key: group.key.toString() }
     } catch (err) {
