@@ -13,7 +13,7 @@ export function JoinRequests(props: { handle: GroupHandle; detail: GroupDetail }
   const d = props.detail
   const [answer, setAnswer] = useState<Answer>()
   const [busy, setBusy] = useState<string>()
-  if (!d.me?.admin || (d.joinRequests.length === 0 && !answer)) return null
+  if (!d.me?.admin || d.joinRequests.length === 0) return null
   async function approve(pubkey: string) {
     setBusy(pubkey)
     setAnswer(undefined)
