@@ -60,6 +60,8 @@ export interface GroupHandle {
     picture?: string
     private?: boolean
     closed?: boolean
+    restricted?: boolean
+    hidden?: boolean
   }): Promise<Answer>
   createInvite(): Promise<InviteAnswer>
   removeMember(pubkey: string): Promise<Answer>

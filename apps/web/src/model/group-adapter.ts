@@ -315,6 +315,8 @@ export class GroupAdapter implements GroupHandle {
     picture?: string
     private?: boolean
     closed?: boolean
+    restricted?: boolean
+    hidden?: boolean
   }) {
     return this.act(() => this.group.editMetadata(fields), 'Saved.')
   }

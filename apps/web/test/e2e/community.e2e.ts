@@ -109,6 +109,23 @@ describe('running a community', () => {
     await page.getByRole('button', { name: /^People/ }).click()
   })
 
+  test('an admin edits the flags (9002); the relay applies them and the header shows them', async () => {
+    await groupMenu(ada, 'Edit group…')
+    const dialog = ada.page.getByRole('dialog', { name: 'Edit group' })
+    await dialog.getByLabel(/Restricted/).check()
+    await dialog.getByRole('button', { name: 'Save' }).click()
+    await dialog.getByText('Saved.').waitFor()
+    await dialog.getByRole('button', { name: 'Close' }).click()
+    await expect.poll(() => stack.relay.state(groupId)?.restricted).toBe(true)
+    await bob.page.locator('.group-head .chip', { hasText: 'restricted' }).waitFor()
+    await groupMenu(ada, 'Edit group…')
+    await dialog.getByLabel(/Restricted/).uncheck()
+    await dialog.getByRole('button', { name: 'Save' }).click()
+    await dialog.getByText('Saved.').waitFor()
+    await dialog.getByRole('button', { name: 'Close' }).click()
+    await expect.poll(() => stack.relay.state(groupId)?.restricted).toBe(false)
+  })
+
   test('pins: an admin pins from the message menu, both see the bar; a member cannot pin; unpin from the bar', async () => {
     await send(bob, 'Watering schedule: Tuesdays')
     const row = messageIn(ada, 'Watering schedule: Tuesdays')
