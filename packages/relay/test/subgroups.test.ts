@@ -93,6 +93,21 @@ describe('rule 17: subgroups (spec §1.10)', () => {
     expect(childMeta.tags.some((t) => t[0] === 'parent')).toBe(false)
   })
 
+  it('moving a group to another parent relinks both parents; only an admin of the child may move it', async () => {
+    const { r, c, admin, root, child, other, u } = await setup()
+    await publish(c, admin.sign({ kind: 9002, tags: h(child, ['parent', root]) }))
+    expect((await publish(c, admin.sign({ kind: 9002, tags: h(child, ['parent', other]) }))).ok).toBe(true)
+    expect(r.state(root)?.children ?? []).toEqual([])
+    expect(r.state(other)?.children).toEqual([child])
+    expect(r.state(child)?.parent).toBe(other)
+    // An admin of the new parent who does not admin the child cannot take it.
+    const outsider = u()
+    const own = await r.createGroup({ admins: [outsider.pk] })
+    const taken = await publish(c, outsider.sign({ kind: 9002, tags: h(child, ['parent', own]) }))
+    expect(taken.ok).toBe(false)
+    expect(r.state(child)?.parent).toBe(other)
+  })
+
   it('membership and roles never inherit', async () => {
     const { r, c, admin, root, child, u } = await setup()
     await publish(c, admin.sign({ kind: 9002, tags: h(child, ['parent', root]) }))

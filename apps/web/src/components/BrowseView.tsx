@@ -3,6 +3,7 @@ import { useApp, useAppSnapshot } from '../hooks'
 import type { Answer, BrowseEntry } from '../model/types'
 import { Avatar } from './Avatar'
 import { AnswerNotice } from './Dialog'
+import { JoinDialog } from './JoinDialog'
 
 /** A relay's public groups (`{"kinds":[39000]}`), each joinable in one click. */
 export function BrowseView(props: { onOpen: (key: string) => void; title?: string }) {
@@ -13,6 +14,8 @@ export function BrowseView(props: { onOpen: (key: string) => void; title?: strin
   const [error, setError] = useState<string>()
   const [answers, setAnswers] = useState<Record<string, Answer>>({})
   const [busy, setBusy] = useState<string>()
+  // A closed group asks for the invite code first: the join dialog, on this group.
+  const [asking, setAsking] = useState<BrowseEntry>()
   const id = useId()
 
   useEffect(() => {
@@ -85,7 +88,7 @@ export function BrowseView(props: { onOpen: (key: string) => void; title?: strin
                 <button
                   type="button"
                   className="btn primary"
-                  onClick={() => join(g)}
+                  onClick={() => (g.closed ? setAsking(g) : join(g))}
                   disabled={busy === g.id}
                   aria-label={`${g.closed ? 'Request to join' : 'Join'} ${g.name}`}
                 >
@@ -96,6 +99,16 @@ export function BrowseView(props: { onOpen: (key: string) => void; title?: strin
           </li>
         ))}
       </ul>
+      {asking ? (
+        <JoinDialog
+          initial={`${asking.relay}'${asking.id}`}
+          onClose={() => setAsking(undefined)}
+          onJoined={(key) => {
+            setAsking(undefined)
+            props.onOpen(key)
+          }}
+        />
+      ) : null}
     </section>
   )
 }

@@ -11,6 +11,8 @@ export function EditGroupDialog(props: { handle: GroupHandle; detail: GroupDetai
   const [picture, setPicture] = useState(d.picture ?? '')
   const [isPrivate, setPrivate] = useState(d.flags.private)
   const [closed, setClosed] = useState(d.flags.closed)
+  const [restricted, setRestricted] = useState(d.flags.restricted)
+  const [hidden, setHidden] = useState(d.flags.hidden)
   const [busy, setBusy] = useState(false)
   const [answer, setAnswer] = useState<Answer>()
   const ids = { name: useId(), about: useId(), picture: useId() }
@@ -25,6 +27,8 @@ export function EditGroupDialog(props: { handle: GroupHandle; detail: GroupDetai
         picture: picture.trim(),
         private: isPrivate,
         closed,
+        restricted,
+        hidden,
       }),
     )
     setBusy(false)
@@ -57,6 +61,14 @@ export function EditGroupDialog(props: { handle: GroupHandle; detail: GroupDetai
         <label className="check">
           <input type="checkbox" checked={closed} onChange={(e) => setClosed(e.target.checked)} />
           <span>Closed (joining needs an invite code)</span>
+        </label>
+        <label className="check">
+          <input type="checkbox" checked={restricted} onChange={(e) => setRestricted(e.target.checked)} />
+          <span>Restricted (only members can write)</span>
+        </label>
+        <label className="check">
+          <input type="checkbox" checked={hidden} onChange={(e) => setHidden(e.target.checked)} />
+          <span>Hidden (the relay does not show the metadata to non-members)</span>
         </label>
         <AnswerNotice answer={answer} okText="Saved." />
         <div className="row end">

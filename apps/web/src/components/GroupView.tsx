@@ -4,6 +4,7 @@ import type { GroupHandle } from '../model/api'
 import type { Answer, GroupDetail, MessageItem } from '../model/types'
 import { Avatar } from './Avatar'
 import { CallButton } from './CallButton'
+import { DeleteGroupDialog, MoveDialog, ShareDialog, SubgroupDialog } from './CommunityDialogs'
 import { Composer } from './Composer'
 import { AnswerNotice } from './Dialog'
 import { EditGroupDialog } from './EditGroupDialog'
@@ -12,8 +13,11 @@ import { Icon } from './Icon'
 import { InviteDialog } from './InviteDialog'
 import type { MessageActions } from './MessageRow'
 import { NotifyMenu } from './NotifyMenu'
+import { PinnedBar } from './PinnedBar'
 import { ThreadDialog } from './ThreadDialog'
 import { Timeline } from './Timeline'
+
+const NO_PINS: string[] = []
 
 /** Who `@` offers in the composer: the group's members, then recent authors, without us. */
 function mentionCandidates(detail: GroupDetail | undefined, me: string): string[] {
@@ -92,6 +96,8 @@ function GroupMenu(props: {
   onLeave: () => void
   onCopyCode: () => void
   onThread: () => void
+  /** Admin entries (subgroups, delete), each opening its dialog. */
+  onAdmin?: (dialog: 'subgroup' | 'move' | 'delete') => void
 }) {
   const [open, setOpen] = useState(false)
   const ref = useRef<HTMLDivElement>(null)
@@ -151,9 +157,12 @@ function GroupMenu(props: {
         <div className="menu-list" role="menu" id={id} aria-label="Group" tabIndex={-1} onKeyDown={onMenuKey}>
           {item('Start a thread…', props.onThread)}
           {item('People', props.onPeople)}
-          {item('Copy group code', props.onCopyCode)}
+          {item('Copy link…', props.onCopyCode)}
           {admin ? item('Invite people…', props.onInvite) : null}
           {admin ? item('Edit group…', props.onEdit) : null}
+          {admin ? item('New subgroup…', () => props.onAdmin?.('subgroup')) : null}
+          {admin ? item('Move group…', () => props.onAdmin?.('move')) : null}
+          {admin ? item('Delete group…', () => props.onAdmin?.('delete'), true) : null}
           {item('Leave group', props.onLeave, true)}
         </div>
       ) : null}
@@ -176,13 +185,16 @@ export function GroupView(props: {
   const { handle } = props
   const detail = useGroup(handle)
   const visible = usePageVisible()
-  const [dialog, setDialog] = useState<'invite' | 'edit' | 'thread'>()
+  const [dialog, setDialog] = useState<
+    'invite' | 'edit' | 'thread' | 'share' | 'subgroup' | 'move' | 'delete'
+  >()
   const [replyTo, setReplyTo] = useState<MessageItem>()
   const [notice, setNotice] = useState<Answer>()
   // The "new messages" line stays where the read frontier was when the group was opened.
   const [lineAt] = useState(() => detail?.frontier)
 
   const onSide = props.onSide
+  const pinned = detail?.pins ?? NO_PINS
   const actions: MessageActions = useMemo(
     () => ({
       onReply: (m) => setReplyTo(m),
@@ -201,8 +213,16 @@ export function GroupView(props: {
         if (!window.confirm('Delete this message for everyone?')) return
         setNotice(await (m.pubkey === props.me ? handle.deleteOwn(m.id) : handle.deleteMessage(m.id)))
       },
+      onPin:
+        detail?.me?.admin === true
+          ? async (m) => {
+              const answer = await handle.pin(m.id, !pinned.includes(m.id))
+              setNotice(answer)
+            }
+          : undefined,
+      isPinned: (id) => pinned.includes(id),
     }),
-    [handle, onSide, detail?.me?.admin, props.me],
+    [handle, onSide, detail?.me?.admin, props.me, pinned],
   )
   const mentionable = useMemo(() => mentionCandidates(detail, props.me), [detail, props.me])
   const onSeen = useCallback((at: number) => handle.markRead(at), [handle])
@@ -270,11 +290,8 @@ export function GroupView(props: {
           onInvite={() => setDialog('invite')}
           onThread={() => setDialog('thread')}
           onEdit={() => setDialog('edit')}
-          onCopyCode={() => {
-            const code = `${detail.relay}'${detail.id}`
-            void navigator.clipboard?.writeText(code).catch(() => undefined)
-            setNotice({ ok: true, message: `Group code copied: ${code}` })
-          }}
+          onCopyCode={() => setDialog('share')}
+          onAdmin={setDialog}
           onLeave={async () => {
             if (!window.confirm(`Leave ${detail.name}?`)) return
             const answer = await props.onLeave()
@@ -289,6 +306,7 @@ export function GroupView(props: {
           <AnswerNotice answer={notice} />
         </div>
       ) : null}
+      <PinnedBar handle={handle} detail={detail} />
       <Timeline
         key={detail.key}
         groupKey={detail.key}
@@ -339,6 +357,14 @@ export function GroupView(props: {
         />
       ) : null}
       {dialog === 'invite' ? <InviteDialog handle={handle} onClose={() => setDialog(undefined)} /> : null}
+      {dialog === 'share' ? <ShareDialog detail={detail} onClose={() => setDialog(undefined)} /> : null}
+      {dialog === 'subgroup' ? <SubgroupDialog detail={detail} onClose={() => setDialog(undefined)} /> : null}
+      {dialog === 'move' ? (
+        <MoveDialog handle={handle} detail={detail} onClose={() => setDialog(undefined)} />
+      ) : null}
+      {dialog === 'delete' ? (
+        <DeleteGroupDialog handle={handle} detail={detail} onClose={() => setDialog(undefined)} />
+      ) : null}
       {dialog === 'edit' ? (
         <EditGroupDialog handle={handle} detail={detail} onClose={() => setDialog(undefined)} />
       ) : null}

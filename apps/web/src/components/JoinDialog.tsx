@@ -1,9 +1,43 @@
-import { type FormEvent, useId, useState } from 'react'
+import { type FormEvent, useEffect, useId, useState } from 'react'
 import { useApp } from '../hooks'
+import type { GroupPreview } from '../model/community'
 import type { Answer } from '../model/types'
+import { Avatar } from './Avatar'
+import './community.css'
 import { AnswerNotice, Dialog } from './Dialog'
 
-/** Join by naddr (with or without `?invite=`) or a group code such as `relay.example.com'general`. */
+/** The group a link points at, before joining: name, picture, about, member count and access. */
+function Preview(props: { preview: GroupPreview }) {
+  const p = props.preview
+  if (!p.found)
+    return (
+      <p className="hint" data-testid="group-preview">
+        The relay shows nothing about “{p.id}” (it may be hidden): you can still ask to join.
+      </p>
+    )
+  return (
+    <section className="group-preview" aria-label="Group preview" data-testid="group-preview">
+      <Avatar name={p.name} seed={p.key} picture={p.picture} size={48} square />
+      <div>
+        <h3>{p.name}</h3>
+        {p.about ? <p>{p.about}</p> : null}
+        <p>
+          {p.memberCount !== undefined
+            ? `${p.memberCount} ${p.memberCount === 1 ? 'member' : 'members'}`
+            : 'Member list not published'}
+          {p.closed ? ' · closed' : ' · open'}
+          {p.private ? ' · private' : ''}
+        </p>
+      </div>
+    </section>
+  )
+}
+
+/**
+ * Join by naddr (with or without `?invite=`) or a group code such as `relay.example.com'general`.
+ * The link is previewed first; a closed group asks for the invite code before the request goes out,
+ * since the relay refuses joins without one.
+ */
 export function JoinDialog(props: {
   onClose: () => void
   onJoined: (key: string) => void
@@ -11,14 +45,35 @@ export function JoinDialog(props: {
 }) {
   const app = useApp()
   const [input, setInput] = useState(props.initial ?? '')
+  const [code, setCode] = useState('')
+  const [preview, setPreview] = useState<GroupPreview>()
   const [busy, setBusy] = useState(false)
   const [answer, setAnswer] = useState<Answer>()
   const id = useId()
+
+  useEffect(() => {
+    const value = input.trim()
+    setPreview(undefined)
+    if (!value) return
+    let live = true
+    const timer = setTimeout(() => {
+      app.preview(value).then(
+        (p) => live && setPreview(p),
+        () => undefined, // not a group reference (yet): the Join button says why
+      )
+    }, 250)
+    return () => {
+      live = false
+      clearTimeout(timer)
+    }
+  }, [app, input])
+
+  const needsCode = preview?.closed === true && !preview.invite
   async function submit(e: FormEvent) {
     e.preventDefault()
     setBusy(true)
     setAnswer(undefined)
-    const result = await app.join(input.trim())
+    const result = await app.join(input.trim(), needsCode ? code.trim() || undefined : undefined)
     setBusy(false)
     setAnswer(result)
     if (result.key) props.onJoined(result.key)
@@ -40,6 +95,27 @@ export function JoinDialog(props: {
             Paste an invite link (naddr, with or without ?invite=) or a group code.
           </span>
         </div>
+        {preview ? <Preview preview={preview} /> : null}
+        {preview?.invite ? (
+          <p className="hint">The link carries an invite code: it is sent with your request.</p>
+        ) : null}
+        {needsCode ? (
+          <div className="field">
+            <label htmlFor={`${id}-code`}>Invite code</label>
+            <input
+              id={`${id}-code`}
+              type="text"
+              value={code}
+              spellCheck={false}
+              autoComplete="off"
+              onChange={(e) => setCode(e.target.value)}
+            />
+            <span className="hint">
+              This group is closed: the relay refuses a join request without an invite code. Ask an admin for
+              one (some relays queue the request for an admin instead).
+            </span>
+          </div>
+        ) : null}
         <AnswerNotice answer={answer} />
         <div className="row end">
           <button type="submit" className="btn primary" disabled={busy || !input.trim()}>

@@ -1,8 +1,10 @@
-import { useState } from 'react'
+import { type ReactNode, useState } from 'react'
 import type { GroupHandle } from '../model/api'
 import type { Answer, GroupDetail, Member } from '../model/types'
 import { AnswerNotice } from './Dialog'
 import { Icon } from './Icon'
+import { JoinRequests } from './JoinRequests'
+import { RoleEditor, RolesList } from './MemberRoles'
 import { PersonAvatar, PersonName } from './Name'
 
 function MemberRow(props: {
@@ -10,6 +12,9 @@ function MemberRow(props: {
   canRemove: boolean
   onRemove: (m: Member) => void
   me: boolean
+  describe?: (role: string) => string | undefined
+  /** The admin's role editor for this person. */
+  tools?: ReactNode
 }) {
   const m = props.member
   return (
@@ -19,7 +24,7 @@ function MemberRow(props: {
         <PersonName pubkey={m.pubkey} />
         {props.me ? ' (you)' : ''}
         {m.roles.map((r) => (
-          <span key={r} className="role">
+          <span key={r} className="role" title={props.describe?.(r)}>
             {r}
           </span>
         ))}
@@ -29,6 +34,7 @@ function MemberRow(props: {
           Remove
         </button>
       ) : null}
+      {props.me ? null : props.tools}
     </li>
   )
 }
@@ -47,6 +53,7 @@ export function MembersPanel(props: {
   const admins = d.members.filter((m) => m.admin)
   const members = d.members.filter((m) => !m.admin)
   const canRemove = d.me?.admin === true
+  const describe = (role: string) => d.roles.find((r) => r.name === role)?.description
   async function remove(m: Member) {
     setAnswer(undefined)
     setAnswer(await props.handle.removeMember(m.pubkey))
@@ -76,6 +83,8 @@ export function MembersPanel(props: {
         <div style={{ padding: '0 16px' }}>
           <AnswerNotice answer={answer} okText="Member removed." />
         </div>
+        <JoinRequests handle={props.handle} detail={d} />
+        <RolesList detail={d} />
         <h3>Admins · {admins.length}</h3>
         <ul className="member-list" aria-label="Admins">
           {admins.map((m) => (
@@ -85,6 +94,8 @@ export function MembersPanel(props: {
               canRemove={false}
               onRemove={remove}
               me={m.pubkey === props.me}
+              describe={describe}
+              tools={canRemove ? <RoleEditor handle={props.handle} detail={d} member={m} /> : undefined}
             />
           ))}
         </ul>
@@ -97,6 +108,8 @@ export function MembersPanel(props: {
               canRemove={canRemove}
               onRemove={remove}
               me={m.pubkey === props.me}
+              describe={describe}
+              tools={canRemove ? <RoleEditor handle={props.handle} detail={d} member={m} /> : undefined}
             />
           ))}
         </ul>

@@ -21,6 +21,9 @@ export interface MessageActions {
   canDelete?: (m: MessageItem) => boolean
   /** Withdraws our own reaction (a second click on its chip). */
   onUnreact?: (m: MessageItem, emoji: string) => void
+  /** Pins or unpins (admins); `isPinned` says which. */
+  onPin?: (m: MessageItem) => void
+  isPinned?: (id: string) => boolean
   onQuoteClick?: (id: string) => void
 }
 
@@ -148,6 +151,18 @@ export const MessageRow = memo(function MessageRow(props: {
             </button>
           ) : null}
           {a.onReact ? <ReactionPicker tabIndex={inner} onPick={(emoji) => a.onReact?.(m, emoji)} /> : null}
+          {a.onPin ? (
+            <button
+              type="button"
+              className="icon-btn"
+              tabIndex={inner}
+              aria-label={a.isPinned?.(m.id) ? 'Unpin message' : 'Pin message'}
+              aria-pressed={a.isPinned?.(m.id) === true}
+              onClick={() => a.onPin?.(m)}
+            >
+              <Icon name="pin" />
+            </button>
+          ) : null}
           {a.onDelete && (a.canDelete?.(m) ?? true) ? (
             <button
               type="button"

@@ -1,8 +1,10 @@
-import type { Ref } from 'react'
+import type { CSSProperties, Ref } from 'react'
 import { useAppSnapshot } from '../hooks'
+import { treeOrder } from '../lib/group-tree'
 import { countBadge } from '../model/notify-levels'
 import type { Access, GroupSummary } from '../model/types'
 import { Avatar } from './Avatar'
+import './community.css'
 import { Icon } from './Icon'
 import { PersonAvatar, PersonName } from './Name'
 import { MentionBadge, MutedMark } from './NotifyMenu'
@@ -23,15 +25,17 @@ export function accessLabel(access: Access): string | undefined {
   }
 }
 
-function GroupRow(props: { group: GroupSummary; current: boolean; onOpen: () => void }) {
+function GroupRow(props: { group: GroupSummary; current: boolean; onOpen: () => void; depth?: number }) {
   const g = props.group
   const label = accessLabel(g.access)
   const unread = countBadge(g)
+  const depth = props.depth ?? 0
   return (
     <li>
       <button
         type="button"
-        className={unread > 0 || g.mentions > 0 ? 'group-item unread' : 'group-item'}
+        className={`${unread > 0 || g.mentions > 0 ? 'group-item unread' : 'group-item'}${depth ? ' child' : ''}`}
+        style={depth ? ({ '--depth': depth } as CSSProperties) : undefined}
         aria-current={props.current ? 'page' : undefined}
         data-group={g.key}
         onClick={props.onOpen}
@@ -45,6 +49,12 @@ function GroupRow(props: { group: GroupSummary; current: boolean; onOpen: () => 
             </span>
           ) : null}
         </span>
+        {g.requests > 0 ? (
+          <span className="requests-badge" title="Join requests waiting">
+            {g.requests}
+            <span className="visually-hidden"> join {g.requests === 1 ? 'request' : 'requests'}</span>
+          </span>
+        ) : null}
         {g.threadUnread ? (
           <span className="thread-dot" title="New thread replies">
             <span className="visually-hidden">new thread replies</span>
@@ -105,10 +115,11 @@ export function Sidebar(props: {
           </p>
         ) : (
           <ul className="group-list">
-            {snap.groups.map((g) => (
+            {treeOrder(snap.groups).map(({ group: g, depth }) => (
               <GroupRow
                 key={g.key}
                 group={g}
+                depth={depth}
                 current={g.key === props.currentKey}
                 onOpen={() => props.onOpen(g.key)}
               />

@@ -1,4 +1,5 @@
 import type { ForkReport } from '@roost/nip29'
+import type { GroupPreview } from './community'
 import type { ConnectionState } from './connection'
 import type {
   Answer,
@@ -66,6 +67,8 @@ export interface GroupHandle {
     picture?: string
     private?: boolean
     closed?: boolean
+    restricted?: boolean
+    hidden?: boolean
   }): Promise<Answer>
   createInvite(): Promise<InviteAnswer>
   removeMember(pubkey: string): Promise<Answer>
@@ -76,6 +79,18 @@ export interface GroupHandle {
   deleteOwn(id: string): Promise<Answer>
   /** Withdraws our own reaction `emoji` to a message (NIP-09 kind 5 of the reaction). */
   unreact(target: MessageItem, emoji: string): Promise<Answer>
+  /** Lets a requester in (9000). */
+  approve(pubkey: string): Promise<Answer>
+  /** Hides a join request on this device. */
+  dismiss(pubkey: string): Promise<void>
+  /** Sets a member's roles (9000 with roles). */
+  setRoles(pubkey: string, roles: string[]): Promise<Answer>
+  /** Pins or unpins a message (9010 with the full list). */
+  pin(id: string, pinned: boolean): Promise<Answer>
+  /** Deletes the group for everyone (9008), then drops it here. */
+  deleteGroup(): Promise<Answer>
+  /** Hangs the group under `parent` (a group id on the same relay), or makes it a root. */
+  moveUnder(parent: string | undefined): Promise<Answer>
 }
 
 /** The signed-in application: groups, profiles, settings. UI code talks only to this. */
@@ -86,14 +101,16 @@ export interface AppApi {
   profile(pubkey: string): Profile | undefined
   /** Bumps when any profile changes, for components that show names. */
   profilesVersion(): number
-  join(input: string): Promise<JoinAnswer>
+  join(input: string, code?: string): Promise<JoinAnswer>
+  /** What a group link or code points at, for the join dialog's preview. */
+  preview(input: string): Promise<GroupPreview>
   leave(key: string): Promise<Answer>
   /** Follows the group admins' 10009 lists (moved or copied groups); returns the stop function. */
   watchForks(key: string, fn: (report: ForkReport) => void): () => void
   browse(relay: string): Promise<BrowseEntry[]>
   createGroup(
     relay: string,
-    fields: { name: string; about?: string; private: boolean; closed: boolean },
+    fields: { name: string; about?: string; private: boolean; closed: boolean; parent?: string },
   ): Promise<JoinAnswer>
   setProfile(profile: Profile): Promise<Answer>
   setSettings(settings: Partial<Settings>): void

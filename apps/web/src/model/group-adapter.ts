@@ -8,6 +8,7 @@ import { type GroupMetadata, mentionsPubkey } from '@roost/nip29'
 import { threadContext } from '@roost/read-state'
 import type { CallAnswer, GroupHandle, InviteAnswer } from './api'
 import { callAnswer } from './call-answer'
+import { joinRequestItems, roleItems, shareLinks, togglePin } from './community'
 import { OFFLINE_MESSAGE } from './connection'
 import type { ReadMarks } from './read-state'
 import type {
@@ -70,6 +71,8 @@ export class GroupAdapter implements GroupHandle {
     private readonly publicMeta: () => GroupMetadata | undefined = () => undefined,
     /** This device's notification level for the group. */
     private readonly notifyLevel: () => NotifyLevel = () => 'all',
+    /** Drops the group on this device (after it was deleted on the relay). */
+    private readonly removeHere: () => Promise<void> = async () => undefined,
   ) {
     this.unsubscribe.push(
       group.subscribe((e) => {
@@ -143,6 +146,8 @@ export class GroupAdapter implements GroupHandle {
       notify: d.notify,
       threadUnread: d.threadUnread,
       access: d.access,
+      requests: d.requests,
+      ...(d.parent !== undefined ? { parent: d.parent } : {}),
     }
   }
 
@@ -226,6 +231,13 @@ export class GroupAdapter implements GroupHandle {
       lastInvite: this.lastInvite,
       refused: snap.refused,
       loading: snap.loading,
+      requests: this.group.isAdmin(this.me) ? snap.joinRequests.length : 0,
+      joinRequests: joinRequestItems(snap),
+      roles: roleItems(snap),
+      pins: [...snap.pins],
+      children: [...(meta?.children ?? [])],
+      ...(meta?.parent !== undefined ? { parent: meta.parent } : {}),
+      share: shareLinks(this.group, typeof location === 'undefined' ? '' : location.origin),
     }
     this.last = { snap, frontier, threadMarks: this.marksVersion, detail }
     return detail
@@ -325,6 +337,8 @@ export class GroupAdapter implements GroupHandle {
     picture?: string
     private?: boolean
     closed?: boolean
+    restricted?: boolean
+    hidden?: boolean
   }) {
     return this.act(() => this.group.editMetadata(fields), 'Saved.')
   }
@@ -361,6 +375,34 @@ export class GroupAdapter implements GroupHandle {
 
   unreact(target: MessageItem, emoji: string): Promise<Answer> {
     return this.act(() => this.group.unreact(target.id, emoji))
+  }
+
+  approve(pubkey: string): Promise<Answer> {
+    return this.act(() => this.group.putUser(pubkey), 'Approved.')
+  }
+
+  dismiss(pubkey: string): Promise<void> {
+    return this.group.dismissJoinRequest(pubkey).catch(() => undefined)
+  }
+
+  setRoles(pubkey: string, roles: string[]): Promise<Answer> {
+    return this.act(() => this.group.putUser(pubkey, roles), 'Roles saved.')
+  }
+
+  pin(id: string, pinned: boolean): Promise<Answer> {
+    const next = togglePin(this.group.pins(), id, pinned)
+    return this.act(() => this.group.setPins(next), pinned ? 'Pinned.' : 'Unpinned.')
+  }
+
+  deleteGroup(): Promise<Answer> {
+    return this.act(async () => {
+      await this.group.deleteGroup()
+      await this.removeHere()
+    }, 'Group deleted.')
+  }
+
+  moveUnder(parent: string | undefined): Promise<Answer> {
+    return this.act(() => this.group.editMetadata({ parent }), 'Moved.')
   }
 
   close(): void {

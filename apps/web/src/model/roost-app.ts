@@ -25,6 +25,7 @@ import {
 } from '@roost/nip29'
 import type { NostrEvent } from 'nostr-tools'
 import type { AppApi, AppSnapshot, JoinAnswer } from './api'
+import { fetchPreview, type GroupPreview } from './community'
 import { ConnectionWatch, OFFLINE_MESSAGE } from './connection'
 import { watchForks } from './forks'
 import { GroupAdapter, toAnswer } from './group-adapter'
@@ -225,6 +226,7 @@ class RoostApp implements AppApi {
         () => this.connection.offline,
         () => this.publicMeta.get(group.key.relay, group.key.id.value, !group.metadata),
         () => this.notifyLevels[group.key.toString()] ?? 'all',
+        () => this.roost.groups.remove(group.key),
       )
       adapter.subscribe(() => this.changed())
       group.subscribe((e) => {
@@ -300,7 +302,11 @@ class RoostApp implements AppApi {
 
   profilesVersion = (): number => this.profiles.changes
 
-  async join(input: string): Promise<JoinAnswer> {
+  preview(input: string): Promise<GroupPreview> {
+    return fetchPreview(this.roost.pool, (relay) => this.roost.groups.relayKey(relay), input)
+  }
+
+  async join(input: string, code?: string): Promise<JoinAnswer> {
     let ref: GroupReference
     try {
       ref = GroupReference.parse(input.trim())
@@ -310,7 +316,7 @@ class RoostApp implements AppApi {
     const key = ref.key().toString()
     if (this.connection.offline) return { ok: false, message: OFFLINE_MESSAGE }
     try {
-      const group = await this.roost.groups.join(ref)
+      const group = await this.roost.groups.join(ref, code?.trim() ? { code: code.trim() } : {})
       return membershipAnswer(group, key)
     } catch (err) {
       return { ...toAnswer(err), key: this.roost.groups.group(key) ? key : undefined }
@@ -379,7 +385,7 @@ class RoostApp implements AppApi {
 
   async createGroup(
     relay: string,
-    fields: { name: string; about?: string; private: boolean; closed: boolean },
+    fields: { name: string; about?: string; private: boolean; closed: boolean; parent?: string },
   ): Promise<JoinAnswer> {
     if (this.connection.offline) return { ok: false, message: OFFLINE_MESSAGE }
     try {
@@ -388,6 +394,7 @@ class RoostApp implements AppApi {
         ...(fields.about ? { about: fields.about } : {}),
         private: fields.private,
         closed: fields.closed,
+        ...(fields.parent ? { parent: fields.parent } : {}),
       })
       return { ok: true, message: 'Group created.', key: group.key.toString() }
     } catch (err) {

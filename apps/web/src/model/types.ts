@@ -1,3 +1,5 @@
+import type { JoinRequestItem, RoleItem } from './community'
+
 /**
  * What the UI renders: plain immutable snapshots, built from @roost/client's Group and
  * GroupsRegistry by the adapter in `roost-app.ts`. Components depend on these types only.
@@ -24,6 +26,10 @@ export interface GroupSummary {
   notify: NotifyLevel
   threadUnread: boolean
   access: Access
+  /** Join requests waiting for us as an admin (0 for others). */
+  requests: number
+  /** The parent group's id on the same relay (NIP-29 subgroups). */
+  parent?: string
 }
 
 /** Per group, on this device: notify for every message, only for mentions, or never (muted). */
@@ -83,6 +89,16 @@ export interface GroupDetail extends GroupSummary {
   refused?: string
   /** True until the relay answered (what is shown came from the local cache). */
   loading: boolean
+  /** Join requests waiting for an admin (shown to admins). */
+  joinRequests: JoinRequestItem[]
+  /** The roles the relay defines (39003). */
+  roles: RoleItem[]
+  /** Pinned event ids, in order (39005). */
+  pins: string[]
+  /** Subgroup ids, in the relay's order. */
+  children: string[]
+  /** The naddr and this client's web link to share, once the 39000 is known. */
+  share?: { naddr: string; web: string }
 }
 
 export interface ThreadDetail {

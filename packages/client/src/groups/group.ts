@@ -5,6 +5,7 @@ import {
   type GroupMetadata,
   type GroupMetadataFields,
   type GroupRoles,
+  type JoinRequest,
   KINDS,
   type LiveKitToken,
   type Membership,
@@ -17,6 +18,7 @@ import { isVerified } from '../verify'
 import { fetchCallToken } from './call'
 import { canSendWith } from './can-send'
 import { GroupState, STATE_KINDS } from './group-state'
+import { dismissedKey, JOIN_REQUEST_KINDS, JoinRequestFold } from './join-requests'
 import { MembershipFold } from './membership'
 import { pinnedRefs } from './pins'
 import { PreviousWindow } from './previous-window'
@@ -75,6 +77,9 @@ export class Group {
   private readonly unreadPart: GroupUnread
   private readonly writes: GroupWrites
   private readonly storeWrites: StoreWrites
+  private readonly requests: JoinRequestFold
+  /** Whether the join requests were fetched for us as an admin since the last (re)subscription. */
+  private requestsFetched = false
   private reported: Membership | undefined
   private loading = true
   /** The standing subscription is in its stored backlog (newest first) until its EOSE. */
@@ -101,6 +106,13 @@ export class Group {
     this.timeline = new Timeline(ctx.me, (pk) => this.state.isModerator(pk), channel)
     this.unreadPart = new GroupUnread(channel, this.timeline, ctx.readState)
     this.storeWrites = new StoreWrites(ctx.store, channel)
+    this.requests = new JoinRequestFold(key.id.value)
+    void ctx.store
+      .getValue<unknown>(dismissedKey(channel))
+      .then((ids) => {
+        if (Array.isArray(ids) && this.requests.dismiss(ids)) this.changed()
+      })
+      .catch(() => {})
     this.writes = new GroupWrites({
       key,
       pool: ctx.pool,
@@ -204,6 +216,7 @@ export class Group {
       members: this.state.members,
       roles: this.state.roles,
       pins: pinnedRefs(this.state.event(KINDS.pins)),
+      joinRequests: this.requests.list(this.state.members, this.state.admins),
       membership,
       messages: this.timeline.messages(),
       threads: this.timeline.threads(),
@@ -293,11 +306,16 @@ export class Group {
       if (!this.state.ingest(event, fromStore)) return false
       if (!fromStore) this.storeState(event)
       this.changed()
+      this.fetchRequestsAsAdmin()
       return true
     }
     if (event.tags.find((t) => t[0] === 'h')?.[1] !== this.key.id.value) return false
     const older = opts.older ?? (!opts.own && !fromStore && this.backlog)
-    if (this.timeline.add(event, { older }) === 'duplicate') return false
+    const request = this.requests.add(event)
+    if (this.timeline.add(event, { older }) === 'duplicate') {
+      if (request) this.changed()
+      return request
+    }
     this.window.feed(event, older)
     this.membershipFold.consider(event)
     this.changed()
@@ -332,6 +350,23 @@ export class Group {
   relayKeyChanged(): void {
     for (const e of this.state.relayKeyChanged()) this.storeState(e)
     this.changed()
+    this.fetchRequestsAsAdmin()
+  }
+
+  /**
+   * Once we are an admin, asks the relay for the group's join requests and their answers (the
+   * standing subscription's window may hold none of them); live ones arrive on the subscription.
+   */
+  private fetchRequestsAsAdmin(): void {
+    if (this.requestsFetched || this.closed || !this.state.isAdmin(this.ctx.me)) return
+    this.requestsFetched = true
+    const filter = { kinds: [...JOIN_REQUEST_KINDS], '#h': [this.key.id.value], limit: 500 }
+    void this.ctx.pool
+      .fetch([this.key.relay], [filter])
+      .then((events) => this.ingestMany(events, { older: true }))
+      .catch(() => {
+        this.requestsFetched = false
+      })
   }
 
   /** The relay sent EOSE for the standing subscription. */
@@ -355,6 +390,7 @@ export class Group {
   /** The subscription is (re)starting: clear the previous refusal. */
   resubscribed(): void {
     this.backlog = true
+    this.requestsFetched = false
     if (this.refusedReason !== undefined) {
       this.refusedReason = undefined
       this.changed()
@@ -495,6 +531,38 @@ export class Group {
   /** Deletes an event from the group: kind 9005. */
   deleteEvent(eventId: string, reason?: string): Promise<NostrEvent> {
     return this.writes.deleteEvent(eventId, reason)
+  }
+
+  /**
+   * The join requests (9021) no admin answered with a 9000/9001 and the requester did not
+   * withdraw, oldest first, less those dismissed here and people already listed as members (also
+   * in the snapshot). Admins get every request: the client fetches them once it sees we are one.
+   * Approve one with `putUser(request.pubkey)`.
+   * @example for (const r of group.joinRequests()) if (r.code === myCode) await group.putUser(r.pubkey)
+   */
+  joinRequests(): readonly JoinRequest[] {
+    return this.snapshot().joinRequests
+  }
+
+  /**
+   * Hides `pubkey`'s current join request on this device, remembered across restarts (nothing is
+   * sent: the requester stays pending). A newer request from them shows again.
+   * @example await group.dismissJoinRequest(request.pubkey)
+   */
+  async dismissJoinRequest(pubkey: string): Promise<void> {
+    const request = this.joinRequests().find((r) => r.pubkey === pubkey)
+    if (!request || !this.requests.dismiss([request.event.id])) return
+    this.changed()
+    await this.ctx.store.setValue(dismissedKey(this.key.toString()), this.requests.dismissedIds())
+  }
+
+  /**
+   * Deletes the whole group (kind 9008, admins with the permission). The relay drops it; follow
+   * with `roost.groups.remove(group.key)` to drop it here.
+   * @example await group.deleteGroup(); await roost.groups.remove(group.key)
+   */
+  deleteGroup(reason?: string): Promise<NostrEvent> {
+    return this.writes.deleteGroup(reason)
   }
 
   /** The pinned event ids and addresses, in order, from the relay-signed 39005 (also in the snapshot). */

@@ -391,6 +391,19 @@ export class GroupsRegistry {
     await this.lists.remove(key)
   }
 
+  /**
+   * Drops a group on this device and from the 10009 without asking the relay: for a group that no
+   * longer exists (deleted with a 9008), where a 9022 would only be refused.
+   * @example await club.deleteGroup(); await roost.groups.remove(club.key)
+   */
+  async remove(keyish: GroupKey | string): Promise<void> {
+    await this.ready
+    const key = typeof keyish === 'string' ? GroupKey.parse(keyish) : keyish
+    if (!this.index.has(key.toString())) throw new UnknownGroupError(key.toString())
+    await this.forget(key)
+    await this.lists.remove(key)
+  }
+
   /** Drops a group here: its subscription, its entity and its cache (the list is edited apart). */
   private async forget(key: GroupKey): Promise<void> {
     const group = this.index.get(key.toString())

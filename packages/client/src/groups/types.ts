@@ -1,4 +1,11 @@
-import type { GroupAdmins, GroupMembers, GroupMetadata, GroupRoles, Membership } from '@roost/nip29'
+import type {
+  GroupAdmins,
+  GroupMembers,
+  GroupMetadata,
+  GroupRoles,
+  JoinRequest,
+  Membership,
+} from '@roost/nip29'
 import type { NostrEvent } from 'nostr-tools/core'
 import type { CannotSendReason } from '../errors'
 
@@ -66,6 +73,8 @@ export interface GroupSnapshot {
   readonly roles: GroupRoles | undefined
   /** Pinned event ids and addresses, in order (the relay-signed 39005). */
   readonly pins: readonly string[]
+  /** Join requests waiting for an admin, oldest first (see `Group.joinRequests()`). */
+  readonly joinRequests: readonly JoinRequest[]
   readonly membership: Membership
   /** Top-level rows (kinds 9, 1, 11) oldest first, reactions folded, deletions applied. */
   readonly messages: readonly Message[]

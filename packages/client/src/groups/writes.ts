@@ -160,7 +160,12 @@ export class GroupWrites {
           restricted: m.restricted,
           hidden: m.hidden,
           closed: m.closed,
+          livekit: m.livekit,
           ...(m.supportedKinds ? { supportedKinds: m.supportedKinds } : {}),
+          // A 9002 without `parent` makes the group a root, and one on a parent must list every
+          // child: both are kept unless `fields` changes them.
+          ...(m.parent !== undefined ? { parent: m.parent } : {}),
+          ...(m.children.length ? { children: m.children } : {}),
         }
       : {}
     const merged = Object.fromEntries(
@@ -182,6 +187,12 @@ export class GroupWrites {
     ownDeletion(key, me, target, { previous: undefined, createdAt: 0 }) // refuse before signing
     return this.publishWithPrevious((previous) =>
       ownDeletion(key, me, target, { previous, reason, createdAt: this.ctx.clock() }),
+    )
+  }
+
+  async deleteGroup(reason?: string): Promise<NostrEvent> {
+    return this.publishWithPrevious((previous) =>
+      this.ctx.key.id.deleteGroup({ previous, reason, createdAt: this.ctx.clock() }),
     )
   }
 
