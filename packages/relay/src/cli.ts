@@ -35,6 +35,10 @@ Options:
   --max-query-cost <n>           filter values one connection may hold open (default ${LIMITS.maxQueryCost})
   --max-buffered-bytes <bytes>   unsent output before a connection is closed (default ${LIMITS.maxBufferedBytes})
   --max-future-seconds <s>       refuse events dated further ahead (default ${LIMITS.maxFutureSeconds})
+  --max-upload <bytes> largest Blossom upload (default 20971520). Blossom (PUT /upload,
+                       GET /<sha256>) is served on the same port, uploads by group members only
+  --blob-dir <dir>     where uploads are kept (default: blobs/ beside the SQLite file; a
+                       temporary directory for :memory: and PostgreSQL)
   --verbose            log one line per connection event
   -h, --help           show this help
 `
@@ -82,6 +86,8 @@ export function parseCli(argv: string[]): CliParse {
         demo: { type: 'boolean' },
         'late-window': { type: 'string' },
         'previous-minimum': { type: 'string' },
+        'max-upload': { type: 'string' },
+        'blob-dir': { type: 'string' },
         verbose: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -124,6 +130,13 @@ export function parseCli(argv: string[]): CliParse {
     if (typeof n === 'string') return { ok: false, help: false, error: n }
     options[key] = n
   }
+  if (values['max-upload'] !== undefined) {
+    const n = int('max-upload', values['max-upload'])
+    if (typeof n === 'string' || n < 1)
+      return { ok: false, help: false, error: '--max-upload must be a positive integer (bytes)' }
+    options.maxUpload = n
+  }
+  if (typeof values['blob-dir'] === 'string') options.blobDir = values['blob-dir']
   if (Array.isArray(values.url)) {
     for (const u of values.url) {
       if (!/^wss?:\/\/[^\s/]+/.test(u))

@@ -57,6 +57,13 @@ export interface RelayOptions {
   heartbeat?: number
   /** Checks an event's id and signature; nostr-wasm by default, nostr-tools' `verifyEvent` (noble) where wasm does not load. */
   verifyEvent?: (event: NostrEvent) => boolean
+  /**
+   * Largest Blossom upload in bytes (20 MiB by default). Blossom (`PUT /upload`, `GET /<sha256>`)
+   * is served on the relay's port; only members of a group on this relay may upload.
+   */
+  maxUpload?: number
+  /** Where uploaded blobs are kept: `blobs/` beside a SQLite file by default, a temporary directory for `:memory:`. */
+  blobDir?: string
   /** Called with one line per connection event (the CLI's --verbose). */
   log?: (line: string) => void
 }

@@ -7,6 +7,7 @@ import { Engine } from './engine'
 import { snapshot } from './groups/record'
 import type { DemoInfo, RelayHandle } from './handle'
 import { handleHttp } from './http'
+import { checkMaxUpload, relayMedia } from './media/relay-media'
 import type { RelayOptions } from './options'
 import { defaultVerifier } from './verify'
 
@@ -23,8 +24,17 @@ const HEARTBEAT_S = 30
  * await relay.close()
  */
 export async function startRelay(opts: RelayOptions = {}): Promise<RelayHandle> {
+  checkMaxUpload(opts.maxUpload)
   const engine = await Engine.open({ ...opts, verifyEvent: opts.verifyEvent ?? (await defaultVerifier()) })
-  const server: Server = createServer((req, res) => handleHttp(engine, req, res))
+  const media = relayMedia(engine)
+  const server: Server = createServer((req, res) => {
+    media.handler(req, res).then(
+      (handled) => {
+        if (!handled) handleHttp(engine, req, res)
+      },
+      () => res.destroy(),
+    )
+  })
   const wss = new WebSocketServer({ server, maxPayload: engine.ctx.limits.maxMessageLength * 4 })
   wss.on('connection', (ws, req) => engine.attach(ws, req))
   wss.on('error', () => {})
@@ -38,6 +48,7 @@ export async function startRelay(opts: RelayOptions = {}): Promise<RelayHandle> 
       })
     })
   } catch (err) {
+    media.dispose()
     await engine.store.close()
     throw err
   }
@@ -65,6 +76,7 @@ export async function startRelay(opts: RelayOptions = {}): Promise<RelayHandle> 
         for (const c of engine.connections) c.ws.terminate()
         wss.close(() => {
           server.close(() => {
+            media.dispose()
             engine.store.close().then(resolve, resolve)
           })
           server.closeAllConnections()
