@@ -42,7 +42,9 @@ describe('@roost/client exports', () => {
       'StoreOpenError',
       'Timeline',
       'UnknownGroupError',
+      'UploadError',
       'backoffDelay',
+      'blossomServerFor',
       'brandVerified',
       'createRoost',
       'createVerifier',
@@ -58,6 +60,7 @@ describe('@roost/client exports', () => {
       'relayKeyOf',
       'relayListTemplate',
       'relayPrefix',
+      'uploadBlob',
       'wasmVerifier',
     ])
   })

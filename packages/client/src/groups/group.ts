@@ -5,6 +5,7 @@ import {
   type GroupMetadata,
   type GroupMetadataFields,
   type GroupRoles,
+  type ImetaFields,
   KINDS,
   type Membership,
 } from '@roost/nip29'
@@ -404,14 +405,18 @@ export class Group {
   }
 
   /**
-   * Sends a kind 9 chat message (with `previous`), optionally replying to messages.
+   * Sends a kind 9 chat message (with `previous`), optionally replying to messages; `media`
+   * adds one NIP-92 `imeta` tag per attached file (see `uploadBlob`).
    * @throws CannotSendError, PublishRefusedError (the relay's text), PublishTimeoutError, …
    * @example
    * await group.sendMessage('same here', { replyTo: parent })
    */
   sendMessage(
     content: string,
-    opts: { replyTo?: Message | NostrEvent | string | readonly (Message | NostrEvent | string)[] } = {},
+    opts: {
+      replyTo?: Message | NostrEvent | string | readonly (Message | NostrEvent | string)[]
+      media?: readonly ImetaFields[]
+    } = {},
   ): Promise<NostrEvent> {
     return this.writes.sendMessage(content, opts)
   }

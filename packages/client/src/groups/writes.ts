@@ -1,4 +1,10 @@
-import { type GroupKey, type GroupMetadata, type GroupMetadataFields, KINDS } from '@roost/nip29'
+import {
+  type GroupKey,
+  type GroupMetadata,
+  type GroupMetadataFields,
+  type ImetaFields,
+  KINDS,
+} from '@roost/nip29'
 import type { EventTemplate, NostrEvent } from 'nostr-tools/core'
 import { CannotSendError } from '../errors'
 import type { PublishResult, RelayPool } from '../pool'
@@ -76,7 +82,7 @@ export class GroupWrites {
 
   async sendMessage(
     content: string,
-    opts: { replyTo?: Target | readonly Target[] } = {},
+    opts: { replyTo?: Target | readonly Target[]; media?: readonly ImetaFields[] } = {},
   ): Promise<NostrEvent> {
     const { key } = this.ctx
     this.assertCanSend(KINDS.chat)
@@ -88,6 +94,7 @@ export class GroupWrites {
     return this.publishWithPrevious((previous) =>
       key.id.message(content, {
         ...(replyTo.length ? { replyTo } : {}),
+        ...(opts.media?.length ? { media: opts.media } : {}),
         previous,
         createdAt: this.ctx.clock(),
       }),
