@@ -2,6 +2,7 @@ import { memo } from 'react'
 import { formatFull, formatTime } from '../lib/format'
 import type { MessageItem } from '../model/types'
 import { Icon } from './Icon'
+import { MessageMedia, textWithoutMedia } from './MessageMedia'
 import { PersonAvatar, PersonName, useDisplayName } from './Name'
 import { RichText } from './RichText'
 
@@ -62,11 +63,11 @@ export const MessageRow = memo(function MessageRow(props: {
       tabIndex={props.tabIndex}
       style={compact ? { paddingTop: 0 } : { paddingTop: 8 }}
     >
-      <div>{compact ? null : <PersonAvatar pubkey={m.pubkey} />}</div>
+      <div>{compact ? null : <PersonAvatar pubkey={m.pubkey} interactive />}</div>
       <div style={{ minWidth: 0 }}>
         {compact ? null : (
           <div className="meta">
-            <PersonName pubkey={m.pubkey} className="author" />
+            <PersonName pubkey={m.pubkey} className="author" interactive tabIndex={inner} />
             <time dateTime={new Date(m.createdAt * 1000).toISOString()} title={formatFull(m.createdAt)}>
               {formatTime(m.createdAt)}
             </time>
@@ -80,8 +81,9 @@ export const MessageRow = memo(function MessageRow(props: {
         ) : null}
         {m.kind === 11 && m.title ? <div className="thread-title">{m.title}</div> : null}
         <div className="body">
-          <RichText text={m.content} linkTabIndex={inner} />
+          <RichText text={textWithoutMedia(m)} images={false} linkTabIndex={inner} />
         </div>
+        <MessageMedia message={m} tabIndex={inner} />
         {m.reactions.length > 0 ? (
           <div className="reactions">
             {m.reactions.map((r) => (

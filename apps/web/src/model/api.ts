@@ -1,3 +1,4 @@
+import type { ImetaFields } from '@roost/nip29'
 import type { ConnectionState } from './connection'
 import type {
   Answer,
@@ -42,7 +43,7 @@ export interface GroupHandle {
   snapshot(): GroupDetail
   thread(rootId: string): ThreadDetail | undefined
   message(id: string): MessageItem | undefined
-  send(text: string, replyTo?: string): Promise<Answer>
+  send(text: string, replyTo?: string, media?: ImetaFields[]): Promise<Answer>
   react(target: MessageItem, emoji: string): Promise<Answer>
   startThread(title: string, content: string): Promise<Answer>
   reply(rootId: string, parentId: string, text: string): Promise<Answer>
@@ -81,6 +82,11 @@ export interface AppApi {
     fields: { name: string; about?: string; private: boolean; closed: boolean },
   ): Promise<JoinAnswer>
   setProfile(profile: Profile): Promise<Answer>
+  /**
+   * Uploads a file to the user's Blossom server (Settings), else to `relay`'s own; images get
+   * their size and a blurhash. Throws `UploadError` with the server's reason.
+   */
+  upload(file: File, relay: string, onProgress?: (sent: number, total: number) => void): Promise<ImetaFields>
   setSettings(settings: Partial<Settings>): void
   addRelay(url: string): Answer
   removeRelay(url: string): void

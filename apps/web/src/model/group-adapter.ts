@@ -4,8 +4,9 @@
  * relay's answer instead of throwing.
  */
 import type { Group, GroupSnapshot, Message } from '@roost/client'
-import type { GroupMetadata } from '@roost/nip29'
+import { type GroupMetadata, type ImetaFields, imetaOf } from '@roost/nip29'
 import { threadContext } from '@roost/read-state'
+import { cleanName } from '../lib/bidi'
 import type { GroupHandle, InviteAnswer } from './api'
 import { OFFLINE_MESSAGE } from './connection'
 import type { ReadMarks } from './read-state'
@@ -100,6 +101,8 @@ export class GroupAdapter implements GroupHandle {
         replies: m.thread?.comments,
         reactions: m.reactions.map((r) => ({ emoji: r.emoji, count: r.count, mine: r.mine })),
       }
+      const media = imetaOf(m.event)
+      if (media.length > 0) it.media = media
       this.items.set(m, it)
     }
     return it
@@ -178,7 +181,7 @@ export class GroupAdapter implements GroupHandle {
       key: snap.key,
       id: snap.id,
       relay: snap.relay,
-      name: meta?.name?.trim() || this.listName()?.trim() || snap.id,
+      name: cleanName(meta?.name ?? '') || cleanName(this.listName() ?? '') || snap.id,
       picture: meta?.picture,
       about: meta?.about,
       unread: snap.unread,
@@ -240,9 +243,14 @@ export class GroupAdapter implements GroupHandle {
     return answer(run, okMessage)
   }
 
-  send(text: string, replyTo?: string): Promise<Answer> {
+  send(text: string, replyTo?: string, media?: ImetaFields[]): Promise<Answer> {
     const target = replyTo ? (this.raw(replyTo) ?? replyTo) : undefined
-    return this.act(() => this.group.sendMessage(text, target ? { replyTo: target } : {}))
+    return this.act(() =>
+      this.group.sendMessage(text, {
+        ...(target ? { replyTo: target } : {}),
+        ...(media?.length ? { media } : {}),
+      }),
+    )
   }
 
   react(target: MessageItem, emoji: string): Promise<Answer> {

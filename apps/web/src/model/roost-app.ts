@@ -4,6 +4,7 @@
  * snapshots (stable objects until something changes, for `useSyncExternalStore`).
  */
 import {
+  blossomServerFor,
   createRoost,
   type EventStore,
   type Group,
@@ -13,11 +14,19 @@ import {
   RelayPool,
   type Roost,
 } from '@roost/client'
-import { GroupKey, GroupMetadata, GroupReference, KINDS, normalizeRelayUrl } from '@roost/nip29'
+import {
+  GroupKey,
+  GroupMetadata,
+  GroupReference,
+  type ImetaFields,
+  KINDS,
+  normalizeRelayUrl,
+} from '@roost/nip29'
 import type { NostrEvent } from 'nostr-tools'
 import type { AppApi, AppSnapshot, JoinAnswer } from './api'
 import { ConnectionWatch, OFFLINE_MESSAGE } from './connection'
 import { GroupAdapter, toAnswer } from './group-adapter'
+import { uploadFile } from './media'
 import { ProfileBook } from './profiles'
 import { PublicMetadata } from './public-metadata'
 import { ReadStateSwitch } from './read-state'
@@ -368,6 +377,19 @@ class RoostApp implements AppApi {
     } catch (err) {
       return toAnswer(err)
     }
+  }
+
+  upload(
+    file: File,
+    relay: string,
+    onProgress?: (sent: number, total: number) => void,
+  ): Promise<ImetaFields> {
+    return uploadFile(
+      file,
+      this.session.signer,
+      this.settings.blossomServer || blossomServerFor(relay),
+      onProgress,
+    )
   }
 
   setSettings(patch: Partial<Settings>): void {

@@ -2,6 +2,7 @@
  * What the UI renders: plain immutable snapshots, built from @roost/client's Group and
  * GroupsRegistry by the adapter in `roost-app.ts`. Components depend on these types only.
  */
+import type { ImetaFields } from '@roost/nip29'
 
 export type Access =
   | { status: 'unknown' }
@@ -42,6 +43,8 @@ export interface MessageItem {
   reactions: ReactionSummary[]
   /** Set while our own message is being published. */
   pending?: boolean
+  /** Attached files (NIP-92 `imeta` tags), valid ones only. */
+  media?: ImetaFields[]
 }
 
 export interface Member {
@@ -115,4 +118,8 @@ export interface Settings {
   /** Decision l: read state syncs by default; this keeps it on this device. */
   readStateLocalOnly: boolean
   notifications: boolean
+  /** The user's own Blossom server for uploads (default: the group's relay); its images load automatically. */
+  blossomServer?: string
+  /** Load images from any host without a click (each load tells that host who is reading). */
+  loadAllImages?: boolean
 }
