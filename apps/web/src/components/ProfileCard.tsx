@@ -1,6 +1,6 @@
 import { nip19 } from 'nostr-tools'
-import { useState } from 'react'
-import { useAppSnapshot, useProfile } from '../hooks'
+import { useEffect, useState } from 'react'
+import { useApp, useAppSnapshot, useProfile } from '../hooks'
 import { cleanName } from '../lib/bidi'
 import type { Member } from '../model/types'
 import { Avatar } from './Avatar'
@@ -25,6 +25,8 @@ export function ProfileCard(props: {
   const [editing, setEditing] = useState(false)
   const npub = nip19.npubEncode(props.pubkey)
   const mine = props.pubkey === snap.session.pubkey
+  const app = useApp()
+  useEffect(() => app.refreshProfile(props.pubkey), [app, props.pubkey])
   const roles = props.member?.roles.length ? props.member.roles : props.member ? ['member'] : []
   const about = cleanName(profile?.about ?? '') ? profile?.about : undefined
   async function copy() {

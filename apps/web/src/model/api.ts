@@ -72,6 +72,8 @@ export interface AppApi {
   snapshot(): AppSnapshot
   group(key: string): GroupHandle | undefined
   profile(pubkey: string): Profile | undefined
+  /** Fetches a person's newest kind 0 again (when their profile card opens). */
+  refreshProfile(pubkey: string): void
   /** Bumps when any profile changes, for components that show names. */
   profilesVersion(): number
   join(input: string): Promise<JoinAnswer>

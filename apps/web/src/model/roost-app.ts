@@ -262,6 +262,10 @@ class RoostApp implements AppApi {
 
   profilesVersion = (): number => this.profiles.changes
 
+  refreshProfile(pubkey: string): void {
+    if (pubkey) this.profiles.refresh(pubkey)
+  }
+
   async join(input: string): Promise<JoinAnswer> {
     let ref: GroupReference
     try {
