@@ -97,8 +97,7 @@ export function AttachButton(props: { onFiles: (files: File[]) => void; disabled
         id={id}
         type="file"
         multiple
-        className="visually-hidden"
-        tabIndex={-1}
+        hidden
         aria-label="Attach files"
         onChange={(e) => {
           props.onFiles([...(e.target.files ?? [])])

@@ -32,10 +32,10 @@ export function PersonAvatar(props: { pubkey: string; size?: number; interactive
       type="button"
       className="person-avatar-btn"
       tabIndex={-1}
-      aria-label={`Profile of ${name}`}
       onClick={() => people.open(props.pubkey)}
     >
       {avatar}
+      <span className="visually-hidden">Profile of {name}</span>
     </button>
   )
 }

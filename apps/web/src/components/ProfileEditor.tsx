@@ -73,14 +73,19 @@ export function ProfileEditor() {
         <span id={ids.picture}>Picture</span>
         <div className="picture-row">
           <Avatar name={name || '?'} seed={snap.session.pubkey} picture={picture} size={48} />
-          <label className="btn small" htmlFor={ids.file}>
+          <button
+            type="button"
+            className="btn small"
+            disabled={uploading !== undefined}
+            onClick={() => document.getElementById(ids.file)?.click()}
+          >
             {uploading === undefined ? 'Upload a picture' : `Uploading… ${Math.round(uploading * 100)}%`}
-          </label>
+          </button>
           <input
             id={ids.file}
             type="file"
             accept="image/*"
-            className="visually-hidden"
+            hidden
             aria-label="Upload a picture"
             onChange={(e) => void upload(e.target.files?.[0])}
           />

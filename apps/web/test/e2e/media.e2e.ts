@@ -81,7 +81,7 @@ function box(person: Person) {
 }
 
 async function attach(person: Person, name: string, mimeType: string, buffer: Buffer) {
-  await person.page.getByLabel('Attach files').setInputFiles({ name, mimeType, buffer })
+  await person.page.locator('input[aria-label="Attach files"]').setInputFiles({ name, mimeType, buffer })
   await person.page.getByRole('list', { name: 'Attachments' }).getByText('Ready').waitFor()
 }
 
@@ -146,7 +146,7 @@ describe('images and files', () => {
   })
 
   test('an upload over the server cap fails with the reason, and nothing is sent', async () => {
-    await ada.page.getByLabel('Attach files').setInputFiles({
+    await ada.page.locator('input[aria-label="Attach files"]').setInputFiles({
       name: 'big.bin',
       mimeType: 'application/octet-stream',
       buffer: Buffer.alloc(MAX_UPLOAD + 1000, 1),

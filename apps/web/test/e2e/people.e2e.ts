@@ -71,7 +71,7 @@ describe('people', () => {
     await c.getByLabel('Display name').fill('Ada L.')
     await c.getByLabel('About').fill('Counts things.')
     await c
-      .getByLabel('Upload a picture')
+      .locator('input[aria-label="Upload a picture"]')
       .setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: png(64, 64, 5) })
     await expect
       .poll(() => c.getByLabel('Picture URL').inputValue())
