@@ -1,5 +1,6 @@
 export * from './errors'
 export * from './groups'
+export * from './media'
 export * from './pool'
 export * from './read-state'
 export { parseRelayList, RELAY_LIST_KIND, RelayListFollower, relayListTemplate } from './relay-list'

@@ -45,7 +45,9 @@ describe('@roost/client exports', () => {
       'StoreOpenError',
       'Timeline',
       'UnknownGroupError',
+      'UploadError',
       'backoffDelay',
+      'blossomServerFor',
       'brandVerified',
       'createRoost',
       'createVerifier',
@@ -62,6 +64,7 @@ describe('@roost/client exports', () => {
       'relayKeyOf',
       'relayListTemplate',
       'relayPrefix',
+      'uploadBlob',
       'wasmVerifier',
     ])
   })

@@ -1,6 +1,7 @@
 import type { EventTemplate, NostrEvent } from 'nostr-tools'
 import { InvalidArgumentError } from './errors'
 import { assertHex64 } from './hex'
+import { buildImeta, type ImetaFields } from './imeta'
 import { KINDS } from './kinds'
 import { type BuilderOptions, groupTemplate } from './template'
 
@@ -22,6 +23,11 @@ export interface MessageOptions extends BuilderOptions {
    * `["p", pubkey]` tag each, deduplicated, in order.
    */
   mentions?: readonly string[]
+  /**
+   * Attached files (NIP-92): one `imeta` tag each, built by `buildImeta` (which throws on a bad
+   * field). Each URL should also appear in the content.
+   */
+  media?: readonly ImetaFields[]
 }
 
 /** Options of {@link GroupId.joinRequest}. @example { code: ref.invite, reason: 'hi' } */
@@ -79,7 +85,11 @@ export function buildMessage(id: string, content: string, opts?: MessageOptions)
     assertHex64(pubkey, 'mentions')
     if (!pTags.some((t) => t[1] === pubkey)) pTags.push(['p', pubkey])
   }
-  return groupTemplate(KINDS.chat, id, content, [...eTags, ...qTags, ...pTags], opts)
+  if (opts?.media !== undefined && !Array.isArray(opts.media)) {
+    throw new InvalidArgumentError('media', 'media must be an array of imeta fields')
+  }
+  const imetaTags = (opts?.media ?? []).map((m) => buildImeta(m))
+  return groupTemplate(KINDS.chat, id, content, [...eTags, ...qTags, ...pTags, ...imetaTags], opts)
 }
 
 export function buildReaction(

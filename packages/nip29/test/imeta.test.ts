@@ -116,3 +116,19 @@ describe('parseImeta / imetaOf', () => {
     )
   })
 })
+
+describe('GroupId.message with media', () => {
+  it('carries one imeta tag per attachment, which imetaOf reads back', async () => {
+    const { GroupId } = await import('../src/index')
+    const media: ImetaFields[] = [
+      { url, m: 'image/png', x, size: 10, dim: { width: 4, height: 3 } },
+      { url: 'https://blossom.example/bbbb', m: 'application/pdf', x: 'b'.repeat(64), size: 99 },
+    ]
+    const t = GroupId.parse('g').message(`look ${url}`, { media })
+    expect(t.tags.filter((tag) => tag[0] === 'imeta')).toHaveLength(2)
+    expect(imetaOf(t)).toEqual(media)
+    expect(() => GroupId.parse('g').message('x', { media: [{ url: 'javascript:alert(1)' }] })).toThrow(
+      InvalidArgumentError,
+    )
+  })
+})

@@ -40,6 +40,10 @@ Options:
                        LiveKit's webhooks on /.well-known/nip29/livekit-webhook for 39004
   --livekit-key <key>  its API key (or LIVEKIT_API_KEY)
   --livekit-secret <s> its API secret (or LIVEKIT_API_SECRET, which keeps it out of ps)
+  --max-upload <bytes> largest Blossom upload (default 20971520). Blossom (PUT /upload,
+                       GET /<sha256>) is served on the same port, uploads by group members only
+  --blob-dir <dir>     where uploads are kept (default: blobs/ beside the SQLite file; a
+                       temporary directory for :memory: and PostgreSQL)
   --verbose            log one line per connection event
   -h, --help           show this help
 `
@@ -90,6 +94,8 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
         'livekit-url': { type: 'string' },
         'livekit-key': { type: 'string' },
         'livekit-secret': { type: 'string' },
+        'max-upload': { type: 'string' },
+        'blob-dir': { type: 'string' },
         verbose: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -132,6 +138,13 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
     if (typeof n === 'string') return { ok: false, help: false, error: n }
     options[key] = n
   }
+  if (values['max-upload'] !== undefined) {
+    const n = int('max-upload', values['max-upload'])
+    if (typeof n === 'string' || n < 1)
+      return { ok: false, help: false, error: '--max-upload must be a positive integer (bytes)' }
+    options.maxUpload = n
+  }
+  if (typeof values['blob-dir'] === 'string') options.blobDir = values['blob-dir']
   if (Array.isArray(values.url)) {
     for (const u of values.url) {
       if (!/^wss?:\/\/[^\s/]+/.test(u))

@@ -23,6 +23,7 @@ export function handleHttp(engine: Engine, req: IncomingMessage, res: ServerResp
           { relay: engine.pubkey, owner: engine.ownerPubkey },
           engine.ctx.lateWindow,
           engine.ctx.limits,
+          engine.opts.maxUpload,
         ),
       ),
     )

@@ -1,4 +1,5 @@
 import { LIMITS, type RelayLimits } from './limits'
+import { DEFAULT_MAX_BLOB_BYTES } from './media/blossom-server'
 import type { ProfilePolicy } from './profiles'
 
 /**
@@ -13,6 +14,7 @@ export function relayInfo(
   keys: { relay: string; owner: string },
   lateWindow?: number,
   limits: RelayLimits = LIMITS,
+  maxUpload: number = DEFAULT_MAX_BLOB_BYTES,
 ): Record<string, unknown> {
   return {
     name: 'Roost relay',
@@ -47,6 +49,7 @@ export function relayInfo(
       max_buffered_bytes: limits.maxBufferedBytes,
     },
     ...(policy.subgroups && { nip29: { subgroups: true } }),
-    roost: { profile: policy.name },
+    // Blossom (BUD-01/02) on the same port: PUT /upload, GET /<sha256>; uploads by group members only.
+    roost: { profile: policy.name, blossom: { max_upload: maxUpload, uploads: 'group-members' } },
   }
 }

@@ -65,6 +65,13 @@ export interface RelayOptions {
    * (`POST /.well-known/nip29/livekit-webhook`). Without it the relay offers no AV.
    */
   livekit?: LiveKitConfig
+  /**
+   * Largest Blossom upload in bytes (20 MiB by default). Blossom (`PUT /upload`, `GET /<sha256>`)
+   * is served on the relay's port; only members of a group on this relay may upload.
+   */
+  maxUpload?: number
+  /** Where uploaded blobs are kept: `blobs/` beside a SQLite file by default, a temporary directory for `:memory:`. */
+  blobDir?: string
   /** Called with one line per connection event (the CLI's --verbose). */
   log?: (line: string) => void
 }

@@ -9,6 +9,7 @@ import type { DemoInfo, RelayHandle } from './handle'
 import { handleHttp } from './http'
 import { liveKitHttp, refreshAvFlags } from './livekit/av'
 import type { HttpHandler } from './livekit/token-endpoint'
+import { checkMaxUpload, relayMedia } from './media/relay-media'
 import type { RelayOptions } from './options'
 import { defaultVerifier } from './verify'
 
@@ -25,13 +26,19 @@ const HEARTBEAT_S = 30
  * await relay.close()
  */
 export async function startRelay(opts: RelayOptions = {}): Promise<RelayHandle> {
+  checkMaxUpload(opts.maxUpload)
   const engine = await Engine.open({ ...opts, verifyEvent: opts.verifyEvent ?? (await defaultVerifier()) })
-  // Extra HTTP endpoints, built once the relay knows its public URL; a request they leave goes on.
+  const media = relayMedia(engine)
+  // Extra HTTP endpoints (LiveKit is built once the relay knows its public URL); a request they
+  // leave goes on to the next, then to NIP-11 and the static files.
   let livekit: HttpHandler | undefined
   const server: Server = createServer((req, res) => {
-    if (!livekit) return handleHttp(engine, req, res)
-    livekit(req, res).then(
-      (handled) => handled || handleHttp(engine, req, res),
+    media.handler(req, res).then(
+      async (handled) => {
+        if (handled) return
+        if (livekit && (await livekit(req, res))) return
+        handleHttp(engine, req, res)
+      },
       () => res.destroy(),
     )
   })
@@ -48,6 +55,7 @@ export async function startRelay(opts: RelayOptions = {}): Promise<RelayHandle> 
       })
     })
   } catch (err) {
+    media.dispose()
     await engine.store.close()
     throw err
   }
@@ -77,6 +85,7 @@ export async function startRelay(opts: RelayOptions = {}): Promise<RelayHandle> 
         for (const c of engine.connections) c.ws.terminate()
         wss.close(() => {
           server.close(() => {
+            media.dispose()
             engine.store.close().then(resolve, resolve)
           })
           server.closeAllConnections()

@@ -1,7 +1,9 @@
+import type { ImetaFields } from '@roost/nip29'
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react'
 import { OFFLINE_MESSAGE } from '../model/connection'
 import { prepareDraft } from '../lib/compose'
 import type { Answer, MessageItem } from '../model/types'
+import { AttachButton, AttachmentTray, type Uploader, useAttachments } from './Attachments'
 import { Icon } from './Icon'
 import { useMentionSuggest } from './MentionSuggest'
 import { useDisplayName } from './Name'
@@ -30,7 +32,9 @@ export function Composer(props: {
   label: string
   placeholder: string
   canSend: { ok: true } | { ok: false; reason: string }
-  onSend: (text: string) => Promise<Answer>
+  onSend: (text: string, media?: ImetaFields[]) => Promise<Answer>
+  /** Uploads an attached file (button, paste or drop); without it nothing can be attached. */
+  onUpload?: Uploader
   replyTo?: MessageItem
   onCancelReply?: () => void
   autoFocus?: boolean
@@ -48,23 +52,27 @@ export function Composer(props: {
   // "You are offline" goes when the connection is back, not at the next send.
   useOnlineAgain(() => setError((e) => (e === OFFLINE_MESSAGE ? undefined : e)))
   const mention = useMentionSuggest({ people: props.people ?? [], draft, setDraft, textarea: ref })
+  const attachments = useAttachments(props.onUpload)
+  const [dropping, setDropping] = useState(false)
 
   useEffect(() => {
     if (props.replyTo || props.autoFocus) ref.current?.focus()
   }, [props.replyTo, props.autoFocus])
 
   async function send() {
-    const text = draft.trim()
-    if (!text || busy || disabled) return
+    const media = attachments.ready
+    const text = [draft.trim(), ...media.map((m) => m.url)].filter(Boolean).join('\n')
+    if (!text || busy || disabled || attachments.busy) return
     setBusy(true)
     setError(undefined)
     const answer = await prepareDraft(text, mention.picked)
-      .then((prepared) => props.onSend(prepared))
+      .then((prepared) => props.onSend(prepared, media.length > 0 ? media : undefined))
       .catch((e: unknown): Answer => ({ ok: false, message: e instanceof Error ? e.message : String(e) }))
     setBusy(false)
     if (answer.ok) {
       setDraft('')
       mention.reset()
+      attachments.clear()
       if (ref.current) ref.current.style.height = ''
       ref.current?.focus()
     } else setError(answer.message || 'The relay refused the message.')
@@ -87,7 +95,23 @@ export function Composer(props: {
   }
 
   return (
-    <div className="composer">
+    // biome-ignore lint/a11y/noStaticElementInteractions: dropping files is a shortcut; the attach button and paste do the same from the keyboard
+    <div
+      className={dropping ? 'composer dropping' : 'composer'}
+      onDragOver={(e) => {
+        if (!attachments.enabled || disabled || !e.dataTransfer.types.includes('Files')) return
+        e.preventDefault()
+        setDropping(true)
+      }}
+      onDragLeave={() => setDropping(false)}
+      onDrop={(e) => {
+        setDropping(false)
+        if (!attachments.enabled || disabled || e.dataTransfer.files.length === 0) return
+        e.preventDefault()
+        attachments.add([...e.dataTransfer.files])
+      }}
+    >
+      <AttachmentTray items={attachments.items} onRemove={attachments.remove} />
       {props.replyTo && props.onCancelReply ? (
         <ReplyingTo message={props.replyTo} onCancel={props.onCancelReply} />
       ) : null}
@@ -130,8 +154,18 @@ export function Composer(props: {
             el.style.height = `${Math.min(el.scrollHeight, 200)}px`
           }}
           onKeyDown={onKey}
+          onPaste={(e) => {
+            if (!attachments.enabled || e.clipboardData.files.length === 0) return
+            e.preventDefault()
+            attachments.add([...e.clipboardData.files])
+          }}
         />
-        <button type="submit" className="btn primary" disabled={disabled || busy || !draft.trim()}>
+        {attachments.enabled ? <AttachButton onFiles={attachments.add} disabled={disabled} /> : null}
+        <button
+          type="submit"
+          className="btn primary"
+          disabled={disabled || busy || attachments.busy || (!draft.trim() && attachments.ready.length === 0)}
+        >
           {busy ? 'Sending…' : 'Send'}
         </button>
       </form>

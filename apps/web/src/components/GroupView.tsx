@@ -1,5 +1,5 @@
 import { type KeyboardEvent, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react'
-import { useGroup, usePageVisible } from '../hooks'
+import { useApp, useGroup, usePageVisible } from '../hooks'
 import type { GroupHandle } from '../model/api'
 import type { Answer, GroupDetail, MessageItem } from '../model/types'
 import { Avatar } from './Avatar'
@@ -13,6 +13,7 @@ import { Icon } from './Icon'
 import { InviteDialog } from './InviteDialog'
 import type { MessageActions } from './MessageRow'
 import { NotifyMenu } from './NotifyMenu'
+import { ProfileCardHost, useGroupPeople } from './People'
 import { PinnedBar } from './PinnedBar'
 import { ThreadDialog } from './ThreadDialog'
 import { Timeline } from './Timeline'
@@ -228,6 +229,8 @@ export function GroupView(props: {
   const onSeen = useCallback((at: number) => handle.markRead(at), [handle])
   const onLoadOlder = useCallback(() => void handle.loadOlder(), [handle])
   const byId = useCallback((id: string) => handle.message(id), [handle])
+  useGroupPeople(detail)
+  const app = useApp()
 
   if (!detail) return null
   const flags = [
@@ -255,7 +258,7 @@ export function GroupView(props: {
         <Avatar name={detail.name} seed={detail.key} picture={detail.picture} size={40} square />
         <div className="titles">
           <h2 id="group-title">
-            {detail.name}
+            <bdi>{detail.name}</bdi>
             <span className="chips">
               {flags.map((f) => (
                 <span key={f} className="chip">
@@ -343,12 +346,14 @@ export function GroupView(props: {
           if (last) setReplyTo(last)
           return last !== undefined
         }}
-        onSend={async (text) => {
-          const answer = await handle.send(text, replyTo?.id)
+        onUpload={(file, onProgress) => app.upload(file, detail.relay, onProgress)}
+        onSend={async (text, media) => {
+          const answer = await handle.send(text, replyTo?.id, media)
           if (answer.ok) setReplyTo(undefined)
           return answer
         }}
       />
+      <ProfileCardHost />
       {dialog === 'thread' ? (
         <ThreadDialog
           handle={handle}

@@ -21,7 +21,7 @@ function MemberRow(props: {
     <li>
       <PersonAvatar pubkey={m.pubkey} size={28} />
       <span className="mname">
-        <PersonName pubkey={m.pubkey} />
+        <PersonName pubkey={m.pubkey} interactive />
         {props.me ? ' (you)' : ''}
         {m.roles.map((r) => (
           <span key={r} className="role" title={props.describe?.(r)}>

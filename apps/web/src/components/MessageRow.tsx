@@ -3,6 +3,7 @@ import { formatFull, formatTime } from '../lib/format'
 import type { MessageItem } from '../model/types'
 import { Icon, type IconName } from './Icon'
 import { Markdown } from './Markdown'
+import { MessageMedia, textWithoutMedia } from './MessageMedia'
 import { PersonAvatar, PersonName, useDisplayName } from './Name'
 import { ReactionChip } from './ReactionChip'
 import { ReactionPicker } from './ReactionPicker'
@@ -74,11 +75,11 @@ export const MessageRow = memo(function MessageRow(props: {
       tabIndex={props.tabIndex}
       style={compact ? { paddingTop: 0 } : { paddingTop: 8 }}
     >
-      <div>{compact ? null : <PersonAvatar pubkey={m.pubkey} />}</div>
+      <div>{compact ? null : <PersonAvatar pubkey={m.pubkey} interactive />}</div>
       <div style={{ minWidth: 0 }}>
         {compact ? null : (
           <div className="meta">
-            <PersonName pubkey={m.pubkey} className="author" />
+            <PersonName pubkey={m.pubkey} className="author" interactive tabIndex={inner} />
             <time dateTime={new Date(m.createdAt * 1000).toISOString()} title={formatFull(m.createdAt)}>
               {formatTime(m.createdAt)}
             </time>
@@ -92,8 +93,9 @@ export const MessageRow = memo(function MessageRow(props: {
         ) : null}
         {m.kind === 11 && m.title ? <div className="thread-title">{m.title}</div> : null}
         <div className="body">
-          <Markdown text={m.content} linkTabIndex={inner} />
+          <Markdown text={textWithoutMedia(m)} images={false} linkTabIndex={inner} />
         </div>
+        <MessageMedia message={m} tabIndex={inner} />
         {m.reactions.length > 0 ? (
           <div className="reactions">
             {m.reactions.map((r) => (

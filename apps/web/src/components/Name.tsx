@@ -1,25 +1,86 @@
+import { nip19 } from 'nostr-tools'
 import { useProfile } from '../hooks'
+import { cleanName } from '../lib/bidi'
 import { shortNpub } from '../lib/format'
 import { Avatar } from './Avatar'
+import { usePeople } from './People'
 
-/** The display name from kind 0, else a short npub. */
+/** The display name from kind 0 (bidi controls removed), else a short npub. */
 export function useDisplayName(pubkey: string): string {
   const profile = useProfile(pubkey)
-  const name = profile?.name?.trim()
+  const name = cleanName(profile?.name ?? '')
   return name ? name : shortNpub(pubkey)
 }
 
-export function PersonAvatar(props: { pubkey: string; size?: number }) {
-  const profile = useProfile(props.pubkey)
-  const name = useDisplayName(props.pubkey)
-  return <Avatar name={name} seed={props.pubkey} picture={profile?.picture} size={props.size} />
+/** The last five characters of a key's npub: what tells two people of the same name apart. */
+export function npubSuffix(pubkey: string): string {
+  try {
+    return nip19.npubEncode(pubkey).slice(-5)
+  } catch {
+    return pubkey.slice(-5)
+  }
 }
 
-export function PersonName(props: { pubkey: string; className?: string }) {
+export function PersonAvatar(props: { pubkey: string; size?: number; interactive?: boolean }) {
+  const profile = useProfile(props.pubkey)
   const name = useDisplayName(props.pubkey)
+  const people = usePeople()
+  const avatar = <Avatar name={name} seed={props.pubkey} picture={profile?.picture} size={props.size} />
+  if (!props.interactive || !people) return avatar
+  return (
+    <button
+      type="button"
+      className="person-avatar-btn"
+      tabIndex={-1}
+      onClick={() => people.open(props.pubkey)}
+    >
+      {avatar}
+      <span className="visually-hidden">Profile of {name}</span>
+    </button>
+  )
+}
+
+/**
+ * A person's name, isolated (`<bdi>`) so it cannot reorder the text around it. When someone else
+ * in view has the same name, a short npub suffix follows it. `interactive` makes it a button that
+ * opens the profile card (inside a group).
+ */
+export function PersonName(props: {
+  pubkey: string
+  className?: string
+  interactive?: boolean
+  tabIndex?: number
+}) {
+  const name = useDisplayName(props.pubkey)
+  const people = usePeople()
+  const clash = people?.clashes.has(name) ?? false
+  const content = (
+    <>
+      <bdi>{name}</bdi>
+      {clash ? (
+        <span className="npub-suffix" data-testid="npub-suffix">
+          {' '}
+          …{npubSuffix(props.pubkey)}
+        </span>
+      ) : null}
+    </>
+  )
+  if (props.interactive && people) {
+    return (
+      <button
+        type="button"
+        className={`person-link ${props.className ?? ''}`}
+        title={props.pubkey}
+        tabIndex={props.tabIndex}
+        onClick={() => people.open(props.pubkey)}
+      >
+        {content}
+      </button>
+    )
+  }
   return (
     <span className={props.className} title={props.pubkey}>
-      {name}
+      {content}
     </span>
   )
 }

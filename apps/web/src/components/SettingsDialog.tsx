@@ -1,17 +1,16 @@
 import { nip19 } from 'nostr-tools'
 import { type FormEvent, useId, useState } from 'react'
-import { useApp, useAppSnapshot, useProfile } from '../hooks'
+import { useApp, useAppSnapshot } from '../hooks'
 import type { Answer } from '../model/types'
 import { AnswerNotice, Dialog } from './Dialog'
 import { ReadStateNote } from './ReadStateNote'
+import { MediaSettings } from './MediaSettings'
+import { ProfileEditor } from './ProfileEditor'
 
 /** Account (npub, nsec export, profile name), relays, read-state and notification settings. */
 export function SettingsDialog(props: { onClose: () => void }) {
   const app = useApp()
   const snap = useAppSnapshot()
-  const profile = useProfile(snap.session.pubkey)
-  const [name, setName] = useState(profile?.name ?? '')
-  const [nameAnswer, setNameAnswer] = useState<Answer>()
   const [relay, setRelay] = useState('')
   const [relayAnswer, setRelayAnswer] = useState<Answer>()
   const [listAnswer, setListAnswer] = useState<Answer>()
@@ -20,13 +19,9 @@ export function SettingsDialog(props: { onClose: () => void }) {
   const [permission, setPermission] = useState(() =>
     typeof Notification === 'undefined' ? 'unsupported' : Notification.permission,
   )
-  const ids = { name: useId(), relay: useId() }
+  const ids = { relay: useId() }
   const npub = nip19.npubEncode(snap.session.pubkey)
 
-  async function saveName(e: FormEvent) {
-    e.preventDefault()
-    setNameAnswer(await app.setProfile({ ...profile, name: name.trim() }))
-  }
   function addRelay(e: FormEvent) {
     e.preventDefault()
     const answer = app.addRelay(relay.trim())
@@ -72,17 +67,9 @@ export function SettingsDialog(props: { onClose: () => void }) {
           </div>
         ) : null}
         {showNsec && snap.session.nsec ? <p className="notice warn mono">{snap.session.nsec}</p> : null}
-        <form onSubmit={saveName} className="row" style={{ padding: 0, alignItems: 'flex-end' }}>
-          <div className="field" style={{ flex: 1, marginBottom: 0 }}>
-            <label htmlFor={ids.name}>Display name</label>
-            <input id={ids.name} type="text" value={name} onChange={(e) => setName(e.target.value)} />
-          </div>
-          <button type="submit" className="btn">
-            Save name
-          </button>
-        </form>
-        <AnswerNotice answer={nameAnswer} okText="Profile published." />
+        <ProfileEditor />
       </section>
+      <MediaSettings />
       <section aria-labelledby="relays">
         <h3 id="relays">Relays</h3>
         <ul className="member-list">

@@ -42,7 +42,9 @@ function GroupRow(props: { group: GroupSummary; current: boolean; onOpen: () => 
       >
         <Avatar name={g.name} seed={g.key} picture={g.picture} size={32} square />
         <span className="gname">
-          <span>{g.name}</span>
+          <span>
+            <bdi>{g.name}</bdi>
+          </span>
           {label ? (
             <span className={`access ${g.access.status}`} title={label}>
               {label}

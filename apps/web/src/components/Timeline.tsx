@@ -266,7 +266,10 @@ export function Timeline(props: {
     else if (e.key === 'End') to = msgIndexes.length - 1
     else if (e.key === 'Enter' || e.key === ' ') {
       e.preventDefault()
-      article.querySelector<HTMLElement>('.msg-actions button, button, a[href]')?.focus()
+      ;(
+        article.querySelector<HTMLElement>('.msg-actions button') ??
+        article.querySelector<HTMLElement>('button, a[href]')
+      )?.focus()
       return
     }
     if (to === undefined || e.altKey || e.ctrlKey || e.metaKey) return

@@ -1,5 +1,6 @@
 import type { ForkReport } from '@roost/nip29'
 import type { GroupPreview } from './community'
+import type { ImetaFields } from '@roost/nip29'
 import type { ConnectionState } from './connection'
 import type {
   Answer,
@@ -50,7 +51,7 @@ export interface GroupHandle {
   snapshot(): GroupDetail
   thread(rootId: string): ThreadDetail | undefined
   message(id: string): MessageItem | undefined
-  send(text: string, replyTo?: string): Promise<Answer>
+  send(text: string, replyTo?: string, media?: ImetaFields[]): Promise<Answer>
   react(target: MessageItem, emoji: string): Promise<Answer>
   startThread(title: string, content: string): Promise<Answer>
   reply(rootId: string, parentId: string, text: string): Promise<Answer>
@@ -99,6 +100,8 @@ export interface AppApi {
   snapshot(): AppSnapshot
   group(key: string): GroupHandle | undefined
   profile(pubkey: string): Profile | undefined
+  /** Fetches a person's newest kind 0 again (when their profile card opens). */
+  refreshProfile(pubkey: string): void
   /** Bumps when any profile changes, for components that show names. */
   profilesVersion(): number
   join(input: string, code?: string): Promise<JoinAnswer>
@@ -113,6 +116,11 @@ export interface AppApi {
     fields: { name: string; about?: string; private: boolean; closed: boolean; parent?: string },
   ): Promise<JoinAnswer>
   setProfile(profile: Profile): Promise<Answer>
+  /**
+   * Uploads a file to the user's Blossom server (Settings), else to `relay`'s own; images get
+   * their size and a blurhash. Throws `UploadError` with the server's reason.
+   */
+  upload(file: File, relay: string, onProgress?: (sent: number, total: number) => void): Promise<ImetaFields>
   setSettings(settings: Partial<Settings>): void
   /** Sets a group's notification level on this device. */
   setNotifyLevel(key: string, level: NotifyLevel): void

@@ -4,8 +4,9 @@
  * relay's answer instead of throwing.
  */
 import type { Group, GroupSnapshot, Message } from '@roost/client'
-import { type GroupMetadata, mentionsPubkey } from '@roost/nip29'
+import { type GroupMetadata, type ImetaFields, imetaOf, mentionsPubkey } from '@roost/nip29'
 import { threadContext } from '@roost/read-state'
+import { cleanName } from '../lib/bidi'
 import type { CallAnswer, GroupHandle, InviteAnswer } from './api'
 import { callAnswer } from './call-answer'
 import { joinRequestItems, roleItems, shareLinks, togglePin } from './community'
@@ -120,6 +121,8 @@ export class GroupAdapter implements GroupHandle {
         })),
       }
       if (m.pubkey !== this.me && mentionsPubkey(m.event, this.me)) it.mentionsMe = true
+      const media = imetaOf(m.event)
+      if (media.length > 0) it.media = media
       this.items.set(m, it)
     }
     return it
@@ -202,7 +205,7 @@ export class GroupAdapter implements GroupHandle {
       key: snap.key,
       id: snap.id,
       relay: snap.relay,
-      name: meta?.name?.trim() || this.listName()?.trim() || snap.id,
+      name: cleanName(meta?.name ?? '') || cleanName(this.listName() ?? '') || snap.id,
       picture: meta?.picture,
       about: meta?.about,
       unread: snap.unread,
@@ -274,9 +277,14 @@ export class GroupAdapter implements GroupHandle {
     return answer(run, okMessage)
   }
 
-  send(text: string, replyTo?: string): Promise<Answer> {
+  send(text: string, replyTo?: string, media?: ImetaFields[]): Promise<Answer> {
     const target = replyTo ? (this.raw(replyTo) ?? replyTo) : undefined
-    return this.act(() => this.group.sendMessage(text, target ? { replyTo: target } : {}))
+    return this.act(() =>
+      this.group.sendMessage(text, {
+        ...(target ? { replyTo: target } : {}),
+        ...(media?.length ? { media } : {}),
+      }),
+    )
   }
 
   react(target: MessageItem, emoji: string): Promise<Answer> {

@@ -51,6 +51,12 @@ export class ProfileBook {
     return this.profiles.get(pubkey)?.profile
   }
 
+  /** Asks the relays again for one person's profile (their card is open: show what is current). */
+  refresh(pubkey: string): void {
+    this.asked.delete(pubkey)
+    this.get(pubkey)
+  }
+
   /** A kind 0 from anywhere (our own publish, a relay): keeps it when it is the newest. */
   ingest(event: NostrEvent): void {
     if (event.kind !== 0) return

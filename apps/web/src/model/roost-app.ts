@@ -4,6 +4,7 @@
  * snapshots (stable objects until something changes, for `useSyncExternalStore`).
  */
 import {
+  blossomServerFor,
   createRoost,
   type EventStore,
   type Group,
@@ -18,6 +19,7 @@ import {
   GroupKey,
   GroupMetadata,
   GroupReference,
+  type ImetaFields,
   KINDS,
   mentionsPubkey,
   normalizeRelayUrl,
@@ -29,6 +31,7 @@ import { fetchPreview, type GroupPreview } from './community'
 import { ConnectionWatch, OFFLINE_MESSAGE } from './connection'
 import { watchForks } from './forks'
 import { GroupAdapter, toAnswer } from './group-adapter'
+import { uploadFile } from './media'
 import { loadNotifyLevels, notifies, saveNotifyLevels, titleCount } from './notify-levels'
 import { ProfileBook } from './profiles'
 import { PublicMetadata } from './public-metadata'
@@ -306,6 +309,10 @@ class RoostApp implements AppApi {
     return fetchPreview(this.roost.pool, (relay) => this.roost.groups.relayKey(relay), input)
   }
 
+  refreshProfile(pubkey: string): void {
+    if (pubkey) this.profiles.refresh(pubkey)
+  }
+
   async join(input: string, code?: string): Promise<JoinAnswer> {
     let ref: GroupReference
     try {
@@ -426,6 +433,19 @@ class RoostApp implements AppApi {
     } catch (err) {
       return toAnswer(err)
     }
+  }
+
+  upload(
+    file: File,
+    relay: string,
+    onProgress?: (sent: number, total: number) => void,
+  ): Promise<ImetaFields> {
+    return uploadFile(
+      file,
+      this.session.signer,
+      this.settings.blossomServer || blossomServerFor(relay),
+      onProgress,
+    )
   }
 
   setSettings(patch: Partial<Settings>): void {

@@ -4,6 +4,7 @@ import type { JoinRequestItem, RoleItem } from './community'
  * What the UI renders: plain immutable snapshots, built from @roost/client's Group and
  * GroupsRegistry by the adapter in `roost-app.ts`. Components depend on these types only.
  */
+import type { ImetaFields } from '@roost/nip29'
 
 export type Access =
   | { status: 'unknown' }
@@ -59,6 +60,8 @@ export interface MessageItem {
   pending?: boolean
   /** Someone else's message that mentions us (NIP-27 or a `p` tag). */
   mentionsMe?: boolean
+  /** Attached files (NIP-92 `imeta` tags), valid ones only. */
+  media?: ImetaFields[]
 }
 
 export interface Member {
@@ -142,4 +145,8 @@ export interface Settings {
   /** Decision l: read state syncs by default; this keeps it on this device. */
   readStateLocalOnly: boolean
   notifications: boolean
+  /** The user's own Blossom server for uploads (default: the group's relay); its images load automatically. */
+  blossomServer?: string
+  /** Load images from any host without a click (each load tells that host who is reading). */
+  loadAllImages?: boolean
 }

@@ -6,6 +6,7 @@ import {
   type GroupMetadataFields,
   type GroupRoles,
   type JoinRequest,
+  type ImetaFields,
   KINDS,
   type LiveKitToken,
   type Membership,
@@ -470,7 +471,8 @@ export class Group {
   }
 
   /**
-   * Sends a kind 9 chat message (with `previous`), optionally replying to messages.
+   * Sends a kind 9 chat message (with `previous`), optionally replying to messages; `media`
+   * adds one NIP-92 `imeta` tag per attached file (see `uploadBlob`).
    * @throws CannotSendError, PublishRefusedError (the relay's text), PublishTimeoutError, …
    * @example
    * await group.sendMessage('same here', { replyTo: parent })
@@ -481,6 +483,8 @@ export class Group {
       replyTo?: Message | NostrEvent | string | readonly (Message | NostrEvent | string)[]
       /** People to `p`-tag besides those the content mentions with `nostr:npub…` (always tagged). */
       mentions?: readonly string[]
+      /** Attached files, one NIP-92 `imeta` tag each (see `uploadBlob`). */
+      media?: readonly ImetaFields[]
     } = {},
   ): Promise<NostrEvent> {
     return this.writes.sendMessage(content, opts)

@@ -3,6 +3,7 @@ import {
   type GroupKey,
   type GroupMetadata,
   type GroupMetadataFields,
+  type ImetaFields,
   KINDS,
 } from '@roost/nip29'
 import type { EventTemplate, NostrEvent } from 'nostr-tools/core'
@@ -82,7 +83,11 @@ export class GroupWrites {
 
   async sendMessage(
     content: string,
-    opts: { replyTo?: Target | readonly Target[]; mentions?: readonly string[] } = {},
+    opts: {
+      replyTo?: Target | readonly Target[]
+      mentions?: readonly string[]
+      media?: readonly ImetaFields[]
+    } = {},
   ): Promise<NostrEvent> {
     const { key } = this.ctx
     this.assertCanSend(KINDS.chat)
@@ -97,6 +102,7 @@ export class GroupWrites {
       key.id.message(content, {
         ...(replyTo.length ? { replyTo } : {}),
         ...(mentions.length ? { mentions } : {}),
+        ...(opts.media?.length ? { media: opts.media } : {}),
         previous,
         createdAt: this.ctx.clock(),
       }),

@@ -1,0 +1,61 @@
+import fc from 'fast-check'
+import { describe, expect, test } from 'vitest'
+import { mediaOf, textWithoutMedia } from '../../src/components/MessageMedia'
+import { cleanName } from '../../src/lib/bidi'
+import { hostOf, mayAutoLoad, trustedOrigins } from '../../src/lib/media-hosts'
+
+const BIDI = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/
+// biome-ignore lint/suspicious/noControlCharactersInRegex: checking that none are left
+const CONTROL = /[\u0000-\u001F\u007F-\u009F]/
+
+describe('cleanName', () => {
+  test('removes overrides, embeddings, isolates and marks, and other control characters', () => {
+    expect(cleanName('\u202Egnp.exe')).toBe('gnp.exe')
+    expect(cleanName('Ada\u2066 \u2069Lovelace\u200F')).toBe('Ada Lovelace')
+    expect(cleanName('a\nb\tc')).toBe('a b c')
+    expect(cleanName('  עברית  ')).toBe('עברית')
+  })
+  test('property: no bidi or control character survives, and clean names are kept as they are', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (s) => {
+        const out = cleanName(s)
+        expect(BIDI.test(out)).toBe(false)
+        expect(CONTROL.test(out)).toBe(false)
+        expect(cleanName(out)).toBe(out)
+      }),
+    )
+  })
+})
+
+describe('which images load without a click', () => {
+  test('the Blossom server from Settings and each relay’s own origin are trusted; others are not', () => {
+    const trusted = trustedOrigins('https://blossom.example/path', [
+      'wss://relay.example',
+      'ws://127.0.0.1:7777',
+    ])
+    expect(mayAutoLoad('https://blossom.example/abc.png', trusted, false)).toBe(true)
+    expect(mayAutoLoad('https://relay.example/abc.png', trusted, false)).toBe(true)
+    expect(mayAutoLoad('http://127.0.0.1:7777/abc.png', trusted, false)).toBe(true)
+    expect(mayAutoLoad('https://tracker.example/pixel.png', trusted, false)).toBe(false)
+    expect(mayAutoLoad('http://relay.example/abc.png', trusted, false)).toBe(false) // another origin
+    expect(mayAutoLoad('https://tracker.example/pixel.png', trusted, true)).toBe(true)
+    expect(mayAutoLoad('not a url', trusted, true)).toBe(true)
+    expect(mayAutoLoad('not a url', trusted, false)).toBe(false)
+    expect(hostOf('https://img.example:8443/a.png')).toBe('img.example:8443')
+  })
+})
+
+describe('a message’s attachments', () => {
+  const url = 'https://relay.example/aa.png'
+  test('imeta files, plus bare image links; the text loses the URLs its attachments show', () => {
+    const m = {
+      content: `sunset\n${url}\nhttps://other.example/b.jpg and https://x.example/page`,
+      media: [{ url, m: 'image/png', dim: { width: 4, height: 3 } }, { url: 'javascript:alert(1)' }],
+    }
+    expect(mediaOf(m)).toEqual([
+      { url, m: 'image/png', dim: { width: 4, height: 3 } },
+      { url: 'https://other.example/b.jpg' },
+    ])
+    expect(textWithoutMedia(m)).toBe('sunset\n\n and https://x.example/page')
+  })
+})

@@ -1,0 +1,1 @@
+export { blossomServerFor, UploadError, type UploadOptions, uploadBlob } from './upload'
