@@ -3,10 +3,28 @@ import type { GroupRecord } from '../groups/record'
 import { EventDatabase } from './database'
 import type { EventStore, InsertResult, RingEntry, StoredRow, StoreTransaction } from './store'
 
+/** Units run since the last COMMIT: their group records, and what waits for the COMMIT. */
+interface OpenBatch {
+  /** Group records written by the batch's finished units (null: dropped). */
+  readonly overlay: Map<string, GroupRecord | null>
+  /** Settles once the batch's transaction committed (or rejects when COMMIT failed and it rolled back). */
+  readonly committed: Promise<void>
+  resolve(): void
+  reject(err: unknown): void
+  /** A COMMIT is due as soon as no unit runs. */
+  due: boolean
+}
+
 /**
  * {@link EventStore} on one SQLite file (better-sqlite3, WAL). One process owns the file, so units
  * run one at a time in call order (one FIFO lock for every group) and group records are served from
- * memory; every call is synchronous underneath and resolves at once, which keeps ingest fast.
+ * memory; every call is synchronous underneath, which keeps ingest fast.
+ *
+ * Group commit: the units that run in one turn of the event loop share one transaction, each inside
+ * its own SAVEPOINT (a unit that throws leaves nothing of itself; the others stay). The COMMIT runs
+ * once the turn's units are done (`setImmediate`), and every unit's promise resolves only after it,
+ * so nothing is answered before it is durable. A failed COMMIT rolls the whole batch back and
+ * rejects every unit in it.
  *
  * @example
  * const store = new SqliteStore(':memory:', () => relayKey)
@@ -22,6 +40,8 @@ export class SqliteStore implements EventStore {
   /** The end of the queue of units; undefined while none runs. */
   private tail: Promise<unknown> | undefined
   private running = 0
+  /** The open transaction shared by this turn's units, if any. */
+  private batch: OpenBatch | undefined
 
   private readonly tx
 
@@ -36,24 +56,29 @@ export class SqliteStore implements EventStore {
   }
 
   unit<T>(_groupId: string | undefined, fn: (tx: StoreTransaction) => Promise<T>): Promise<T> {
-    const run = async (): Promise<T> => {
+    const run = async (): Promise<{ out: T; committed: Promise<void> }> => {
+      const sql = this.db.sql
+      const batch = this.openBatch()
       this.running++
-      const tx = new SqliteTransaction(this)
-      this.tx.begin.run()
       try {
-        const out = await fn(tx)
-        this.tx.commit.run()
-        for (const [id, g] of tx.overlay) {
-          if (g) this.records.set(id, g)
-          else this.records.delete(id)
+        const tx = new SqliteTransaction(this, batch.overlay)
+        sql.exec('SAVEPOINT unit')
+        try {
+          const out = await fn(tx)
+          sql.exec('RELEASE unit')
+          for (const [id, g] of tx.overlay) batch.overlay.set(id, g)
+          return { out, committed: batch.committed }
+        } catch (err) {
+          if (sql.inTransaction) {
+            sql.exec('ROLLBACK TO unit')
+            sql.exec('RELEASE unit')
+          }
+          this.rings.clear()
+          throw err
         }
-        return out
-      } catch (err) {
-        if (this.db.sql.inTransaction) this.tx.rollback.run()
-        this.rings.clear()
-        throw err
       } finally {
         this.running--
+        if (this.running === 0 && batch.due) this.commit()
       }
     }
     const next = (this.tail ?? Promise.resolve()).then(run, run)
@@ -65,19 +90,71 @@ export class SqliteStore implements EventStore {
     settled.then(() => {
       if (this.tail === settled) this.tail = undefined
     })
-    return next
+    return next.then(async ({ out, committed }) => {
+      await committed
+      return out
+    })
   }
 
-  /** Runs a read now when no unit is open, else after the queued units (so it never sees uncommitted rows). */
+  /** The batch this unit joins: the open one, or a new transaction whose COMMIT ends this turn. */
+  private openBatch(): OpenBatch {
+    if (this.batch) return this.batch
+    let resolve!: () => void
+    let reject!: (err: unknown) => void
+    const committed = new Promise<void>((res, rej) => {
+      resolve = res
+      reject = rej
+    })
+    committed.catch(() => {}) // each unit's caller hears of a failed COMMIT through its own promise
+    const batch: OpenBatch = { overlay: new Map(), committed, resolve, reject, due: false }
+    this.tx.begin.run()
+    this.batch = batch
+    setImmediate(() => {
+      batch.due = true
+      if (this.running === 0) this.commit()
+    })
+    return batch
+  }
+
+  /** Commits the open batch and publishes its group records; on failure rolls it all back. */
+  private commit(): void {
+    const batch = this.batch
+    if (!batch) return
+    this.batch = undefined
+    try {
+      this.tx.commit.run()
+    } catch (err) {
+      if (this.db.sql.inTransaction) this.tx.rollback.run()
+      this.rings.clear()
+      batch.reject(err)
+      return
+    }
+    for (const [id, g] of batch.overlay) {
+      if (g) this.records.set(id, g)
+      else this.records.delete(id)
+    }
+    batch.resolve()
+  }
+
+  /** Runs a read now when no unit is open, else once the queued units ran and their batch committed (it never sees uncommitted rows). */
   private read<T>(fn: () => T): Promise<T> {
-    if (this.tail === undefined && this.running === 0) {
+    if (this.tail === undefined && this.running === 0 && this.batch === undefined) {
       try {
         return Promise.resolve(fn())
       } catch (err) {
         return Promise.reject(err)
       }
     }
-    return this.tail === undefined ? Promise.resolve().then(fn) : this.tail.then(fn)
+    return this.idle().then(fn)
+  }
+
+  /** Resolves once no unit is queued or running and no batch is open. */
+  private async idle(): Promise<void> {
+    while (this.tail !== undefined || this.batch !== undefined || this.running > 0) {
+      if (this.tail !== undefined) await this.tail
+      else if (this.batch !== undefined) await this.batch.committed.catch(() => {})
+      else await new Promise((resolve) => setImmediate(resolve))
+    }
   }
 
   get(id: string): Promise<StoredRow | undefined> {
@@ -113,7 +190,7 @@ export class SqliteStore implements EventStore {
     // One process owns the file: there are no other writers to hear from.
   }
   async close(): Promise<void> {
-    await this.tail
+    await this.idle()
     this.db.close()
   }
 
@@ -149,7 +226,11 @@ export class SqliteStore implements EventStore {
 class SqliteTransaction implements StoreTransaction {
   /** Group records written by this unit (null: dropped), applied to the store on commit. */
   readonly overlay = new Map<string, GroupRecord | null>()
-  constructor(private readonly store: SqliteStore) {}
+  constructor(
+    private readonly store: SqliteStore,
+    /** Records written by earlier units of the same (uncommitted) batch. */
+    private readonly batched: ReadonlyMap<string, GroupRecord | null>,
+  ) {}
 
   private get db(): EventDatabase {
     return this.store.db
@@ -161,7 +242,7 @@ class SqliteTransaction implements StoreTransaction {
     return this.db.query(filter, limit, offset)
   }
   async group(id: string): Promise<GroupRecord | undefined> {
-    const mine = this.overlay.get(id)
+    const mine = this.overlay.has(id) ? this.overlay.get(id) : this.batched.get(id)
     if (mine !== undefined) return mine ?? undefined
     return this.store.committed(id)
   }
