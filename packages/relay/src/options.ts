@@ -57,6 +57,11 @@ export interface RelayOptions {
   heartbeat?: number
   /** Checks an event's id and signature; nostr-wasm by default, nostr-tools' `verifyEvent` (noble) where wasm does not load. */
   verifyEvent?: (event: NostrEvent) => boolean
+  /**
+   * Worker threads that check EVENT signatures (nostr-wasm): one per core by default; 0 checks on
+   * the main thread. With a custom `verifyEvent`, checks run on the main thread through it.
+   */
+  workers?: number
   /** Called with one line per connection event (the CLI's --verbose). */
   log?: (line: string) => void
 }

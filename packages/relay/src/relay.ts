@@ -8,7 +8,6 @@ import { snapshot } from './groups/record'
 import type { DemoInfo, RelayHandle } from './handle'
 import { handleHttp } from './http'
 import type { RelayOptions } from './options'
-import { defaultVerifier } from './verify'
 
 /** How often connections are pinged, seconds; one missed pong closes them. */
 const HEARTBEAT_S = 30
@@ -23,7 +22,7 @@ const HEARTBEAT_S = 30
  * await relay.close()
  */
 export async function startRelay(opts: RelayOptions = {}): Promise<RelayHandle> {
-  const engine = await Engine.open({ ...opts, verifyEvent: opts.verifyEvent ?? (await defaultVerifier()) })
+  const engine = await Engine.open(opts)
   const server: Server = createServer((req, res) => handleHttp(engine, req, res))
   const wss = new WebSocketServer({ server, maxPayload: engine.ctx.limits.maxMessageLength * 4 })
   wss.on('connection', (ws, req) => engine.attach(ws, req))
@@ -38,7 +37,7 @@ export async function startRelay(opts: RelayOptions = {}): Promise<RelayHandle> 
       })
     })
   } catch (err) {
-    await engine.store.close()
+    await engine.close()
     throw err
   }
   const port = (server.address() as AddressInfo).port
@@ -65,7 +64,7 @@ export async function startRelay(opts: RelayOptions = {}): Promise<RelayHandle> 
         for (const c of engine.connections) c.ws.terminate()
         wss.close(() => {
           server.close(() => {
-            engine.store.close().then(resolve, resolve)
+            engine.close().then(resolve, resolve)
           })
           server.closeAllConnections()
         })

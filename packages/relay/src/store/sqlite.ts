@@ -44,6 +44,9 @@ export class SqliteStore implements EventStore {
   private batch: OpenBatch | undefined
 
   private readonly tx
+  /** Prepared once: a unit opens and closes one savepoint. */
+  private readonly savepoint
+  private readonly release
 
   constructor(path: string, relayKey: () => string) {
     this.db = new EventDatabase(path, relayKey)
@@ -52,6 +55,8 @@ export class SqliteStore implements EventStore {
       commit: this.db.sql.prepare('COMMIT'),
       rollback: this.db.sql.prepare('ROLLBACK'),
     }
+    this.savepoint = this.db.sql.prepare('SAVEPOINT unit')
+    this.release = this.db.sql.prepare('RELEASE unit')
     for (const g of this.db.loadGroups()) this.records.set(g.id, g)
   }
 
@@ -62,10 +67,10 @@ export class SqliteStore implements EventStore {
       this.running++
       try {
         const tx = new SqliteTransaction(this, batch.overlay)
-        sql.exec('SAVEPOINT unit')
+        this.savepoint.run()
         try {
           const out = await fn(tx)
-          sql.exec('RELEASE unit')
+          this.release.run()
           for (const [id, g] of tx.overlay) batch.overlay.set(id, g)
           return { out, committed: batch.committed }
         } catch (err) {
@@ -148,12 +153,16 @@ export class SqliteStore implements EventStore {
     return this.idle().then(fn)
   }
 
-  /** Resolves once no unit is queued or running and no batch is open. */
+  /**
+   * Resolves once no unit is queued or running and no batch is open, and what a commit set off
+   * (answers, live broadcasts) has run: a read that follows sees the committed rows, and a
+   * subscription it serves has already had those rows' live copies held back for deduplication.
+   */
   private async idle(): Promise<void> {
     while (this.tail !== undefined || this.batch !== undefined || this.running > 0) {
       if (this.tail !== undefined) await this.tail
       else if (this.batch !== undefined) await this.batch.committed.catch(() => {})
-      else await new Promise((resolve) => setImmediate(resolve))
+      await new Promise((resolve) => setImmediate(resolve))
     }
   }
 
