@@ -154,7 +154,9 @@ export class Engine {
   private async onEvent(conn: Connection, event: NostrEvent, admission: Admission): Promise<void> {
     let pending: Promise<IntakeOutcome>
     try {
-      pending = (await this.intake.start(conn, event, admission)).outcome
+      // Live subscribers hear of it at its commit, before any later read can see it; the OK keeps
+      // the sender's order.
+      pending = (await this.intake.start(conn, event, admission, (o) => this.broadcast(o.accepted))).outcome
     } catch (err) {
       pending = Promise.reject(err)
     }
@@ -167,11 +169,7 @@ export class Engine {
     }
     conn.reply(
       pending.then(
-        (o) => {
-          // Live subscribers hear of it as soon as it is committed; the OK keeps the sender's order.
-          this.broadcast(o.accepted)
-          return () => this.answer(conn, event, o)
-        },
+        (o) => () => this.answer(conn, event, o),
         (err) => {
           const o = failed(err)
           return () => this.answer(conn, event, o)
@@ -207,14 +205,14 @@ export class Engine {
     }
   }
 
-  /** Signs and ingests relay-made events as one unit, then broadcasts them. */
+  /** Signs and ingests relay-made events as one unit, broadcasting them at its commit. */
   async own(templates: EventTemplate[]): Promise<void> {
-    this.broadcast(await this.intake.own(templates))
+    await this.intake.own(templates, (out) => this.broadcast(out))
   }
 
-  /** Stores events signed by others without the intake rules (demo history), then broadcasts them. */
+  /** Stores events signed by others without the intake rules (demo history), broadcasting them at its commit. */
   async trusted(events: NostrEvent[]): Promise<void> {
-    this.broadcast(await this.intake.trusted(events))
+    await this.intake.trusted(events, (out) => this.broadcast(out))
   }
 
   /** A group's committed record. */

@@ -13,6 +13,17 @@ interface OpenBatch {
   reject(err: unknown): void
   /** A COMMIT is due as soon as no unit runs. */
   due: boolean
+  /** The last unit (by queue number) that ran in this batch. */
+  last: number
+  /** What the batch's units asked to run right after the COMMIT (each unit's `committed` hook). */
+  readonly hooks: (() => void)[]
+}
+
+/** A read waiting for the units queued before it to commit. */
+interface WaitingRead {
+  /** The queue number of the last unit queued before the read. */
+  readonly after: number
+  readonly run: () => void
 }
 
 /**
@@ -25,6 +36,11 @@ interface OpenBatch {
  * once the turn's units are done (`setImmediate`), and every unit's promise resolves only after it,
  * so nothing is answered before it is durable. A failed COMMIT rolls the whole batch back and
  * rejects every unit in it.
+ *
+ * Reads never wait for the writers to be idle (a flood of EVENTs would starve them): a read waits
+ * only for the units queued before it, and runs right after the COMMIT of the batch that holds the
+ * last of them, before another transaction begins, after the units' `committed` hooks (so a live
+ * subscription has heard of every row the read can see).
  *
  * @example
  * const store = new SqliteStore(':memory:', () => relayKey)
@@ -42,6 +58,11 @@ export class SqliteStore implements EventStore {
   private running = 0
   /** The open transaction shared by this turn's units, if any. */
   private batch: OpenBatch | undefined
+  /** Units queued so far, and the last of them whose batch has committed (or rolled back). */
+  private queued = 0
+  private settledUpTo = 0
+  /** Reads waiting for a COMMIT, in call order. */
+  private waiting: WaitingRead[] = []
 
   private readonly tx
   /** Prepared once: a unit opens and closes one savepoint. */
@@ -60,10 +81,24 @@ export class SqliteStore implements EventStore {
     for (const g of this.db.loadGroups()) this.records.set(g.id, g)
   }
 
-  unit<T>(_groupId: string | undefined, fn: (tx: StoreTransaction) => Promise<T>): Promise<T> {
+  unit<T>(
+    _groupId: string | undefined,
+    fn: (tx: StoreTransaction) => Promise<T>,
+    committed?: (value: T) => void,
+  ): Promise<T> {
+    const number = ++this.queued
     const run = async (): Promise<{ out: T; committed: Promise<void> }> => {
       const sql = this.db.sql
-      const batch = this.openBatch()
+      let batch: OpenBatch
+      try {
+        batch = this.openBatch()
+      } catch (err) {
+        // No transaction began (and none is open): this unit is over, and so are those before it.
+        this.settledUpTo = Math.max(this.settledUpTo, number)
+        this.runWaiting()
+        throw err
+      }
+      batch.last = number
       this.running++
       try {
         const tx = new SqliteTransaction(this, batch.overlay)
@@ -72,6 +107,7 @@ export class SqliteStore implements EventStore {
           const out = await fn(tx)
           this.release.run()
           for (const [id, g] of tx.overlay) batch.overlay.set(id, g)
+          if (committed) batch.hooks.push(() => committed(out))
           return { out, committed: batch.committed }
         } catch (err) {
           if (sql.inTransaction) {
@@ -111,7 +147,15 @@ export class SqliteStore implements EventStore {
       reject = rej
     })
     committed.catch(() => {}) // each unit's caller hears of a failed COMMIT through its own promise
-    const batch: OpenBatch = { overlay: new Map(), committed, resolve, reject, due: false }
+    const batch: OpenBatch = {
+      overlay: new Map(),
+      committed,
+      resolve,
+      reject,
+      due: false,
+      last: 0,
+      hooks: [],
+    }
     this.tx.begin.run()
     this.batch = batch
     setImmediate(() => {
@@ -121,36 +165,76 @@ export class SqliteStore implements EventStore {
     return batch
   }
 
-  /** Commits the open batch and publishes its group records; on failure rolls it all back. */
+  /**
+   * Commits the open batch, publishes its group records and runs its units' `committed` hooks; on
+   * failure rolls it all back. Then, before any other transaction can begin, runs the reads that
+   * waited for this batch.
+   */
   private commit(): void {
     const batch = this.batch
     if (!batch) return
     this.batch = undefined
+    let failure: { err: unknown } | undefined
     try {
       this.tx.commit.run()
     } catch (err) {
       if (this.db.sql.inTransaction) this.tx.rollback.run()
       this.rings.clear()
-      batch.reject(err)
-      return
+      failure = { err }
     }
-    for (const [id, g] of batch.overlay) {
-      if (g) this.records.set(id, g)
-      else this.records.delete(id)
+    this.settledUpTo = Math.max(this.settledUpTo, batch.last)
+    if (failure) batch.reject(failure.err)
+    else {
+      for (const [id, g] of batch.overlay) {
+        if (g) this.records.set(id, g)
+        else this.records.delete(id)
+      }
+      for (const hook of batch.hooks) {
+        try {
+          hook()
+        } catch {
+          // A hook's failure is its caller's; the batch is committed either way.
+        }
+      }
+      batch.resolve()
     }
-    batch.resolve()
+    this.runWaiting()
   }
 
-  /** Runs a read now when no unit is open, else once the queued units ran and their batch committed (it never sees uncommitted rows). */
+  /** Runs the waiting reads whose units have all committed, in call order. */
+  private runWaiting(): void {
+    if (this.waiting.length === 0) return
+    const ready = this.waiting.filter((w) => w.after <= this.settledUpTo)
+    if (ready.length === 0) return
+    this.waiting = this.waiting.filter((w) => w.after > this.settledUpTo)
+    for (const w of ready) w.run()
+  }
+
+  /**
+   * Runs a read now when every unit queued so far has committed, else right after the COMMIT of the
+   * batch holding the last unit queued before it (it never sees uncommitted rows, and never waits
+   * for units queued after it).
+   */
   private read<T>(fn: () => T): Promise<T> {
-    if (this.tail === undefined && this.running === 0 && this.batch === undefined) {
+    if (this.settledUpTo === this.queued && this.batch === undefined) {
       try {
         return Promise.resolve(fn())
       } catch (err) {
         return Promise.reject(err)
       }
     }
-    return this.idle().then(fn)
+    return new Promise<T>((resolve, reject) => {
+      this.waiting.push({
+        after: this.queued,
+        run: () => {
+          try {
+            resolve(fn())
+          } catch (err) {
+            reject(err)
+          }
+        },
+      })
+    })
   }
 
   /**
@@ -254,6 +338,9 @@ class SqliteTransaction implements StoreTransaction {
     const mine = this.overlay.has(id) ? this.overlay.get(id) : this.batched.get(id)
     if (mine !== undefined) return mine ?? undefined
     return this.store.committed(id)
+  }
+  async deletedByAuthor(pubkey: string, id: string): Promise<boolean> {
+    return this.db.deletedByAuthor(pubkey, id)
   }
   async wasDeleted(id: string): Promise<boolean> {
     return this.db.wasDeleted(id)
