@@ -31,11 +31,14 @@ interface PoolWorker {
 /** Below this many waiting checks, a busy-free pool verifies on the main thread: a round trip costs more. */
 const INLINE_BELOW = 4
 /**
- * Events per message to a worker: enough that passing them costs little next to checking them
- * (about 5 ms of work), few enough that the first answers come back while the rest are still being
- * checked, so the main thread stores one chunk while the workers check the next.
+ * Events per message to a worker, at least: enough that passing them costs little next to checking
+ * them (about 5 ms of work). A larger wave is split evenly over the workers, up to {@link CHUNK_MAX}
+ * per message, so every worker gets a share and the first answers come back while the rest are
+ * still being checked (the main thread stores one chunk while the workers check the next).
  */
 const CHUNK = 8
+/** Events per message to a worker, at most. */
+const CHUNK_MAX = 32
 /** After this many worker failures the pool stops spawning and verifies inline. */
 const MAX_FAILURES = 8
 
@@ -69,7 +72,7 @@ export interface VerifyPoolOptions {
 /**
  * Signature checks spread over worker threads running nostr-wasm, so ingest uses every core.
  *
- * Checks submitted in one turn of the event loop are batched ({@link CHUNK} per message) and answered strictly in submission order, whichever worker finishes first, so the
+ * Checks submitted in one turn of the event loop are batched ({@link CHUNK} to {@link CHUNK_MAX} per message) and answered strictly in submission order, whichever worker finishes first, so the
  * order in which events reach the intake (and so each group's order of acceptance) is the order
  * they arrived. With few checks waiting and no worker busy, it checks inline: a round trip to a
  * worker would cost more than it saves. Workers start on first need; one that fails has its
@@ -137,8 +140,9 @@ export class VerifyPool {
       return
     }
     while (this.workers.length < this.size) this.spawn()
-    for (let i = 0; i < entries.length; i += CHUNK) {
-      const chunk: Chunk = { entries: entries.slice(i, i + CHUNK) }
+    const per = Math.min(CHUNK_MAX, Math.max(CHUNK, Math.ceil(entries.length / this.workers.length)))
+    for (let i = 0; i < entries.length; i += per) {
+      const chunk: Chunk = { entries: entries.slice(i, i + per) }
       this.order.push(chunk)
       // The least busy worker takes it.
       let w = this.workers[0] as PoolWorker
