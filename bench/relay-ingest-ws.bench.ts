@@ -10,7 +10,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { NostrEvent } from 'nostr-tools/core'
@@ -212,12 +212,13 @@ try {
   const vsWasm = small.map((s, r) => s / (wasmPerRound[r] as number))
   const bigVsSmall = big.map((b, r) => b / (small[r] as number))
   const workers = workersArg ?? 'one per core'
+  const load = `load average ${loadavg()[1]?.toFixed(1)} over the last 5 minutes`
   record({
     name: 'relay-ingest-ws-file-vs-wasm-1-thread',
     unit: 'event',
     ours: median(small),
     baseline: median(wasmPerRound),
-    notes: `roost-relay in its own process (file db, workers: ${workers}), ${AUTHORS} authors over one WebSocket posting kind 9 with 3 previous refs each, ${IN_FLIGHT} EVENTs in flight, ${N} per round; baseline: one thread of nostr-wasm verifyEvent over fresh copies of the same events, same run; median of ${ROUNDS} rounds, ratio per round ${spread(vsWasm)}; EVENT→OK p50 ${median(p50s).toFixed(1)} ms, p99 ${median(p99s).toFixed(1)} ms (per round ${spread(p99s)} ms)`,
+    notes: `roost-relay in its own process (file db, workers: ${workers}), ${AUTHORS} authors over one WebSocket posting kind 9 with 3 previous refs each, ${IN_FLIGHT} EVENTs in flight, ${N} per round; baseline: one thread of nostr-wasm verifyEvent over fresh copies of the same events, same run; median of ${ROUNDS} rounds, ratio per round ${spread(vsWasm)}; EVENT→OK p50 ${median(p50s).toFixed(1)} ms, p99 ${median(p99s).toFixed(1)} ms (per round ${spread(p99s)} ms); ${load}`,
   })
   record({
     name: `relay-ingest-ws-file-${BIG}-members-vs-10-members`,

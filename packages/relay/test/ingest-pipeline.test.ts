@@ -145,7 +145,8 @@ describe('ingest: verification workers and group commit', { timeout: 120_000 }, 
     expect(Math.max(...relaySigned.events.map((e) => e.created_at))).toBeGreaterThan(clock.now() + 50)
     // A join and a message signed now, i.e. before those stamps, arrive last.
     const alice = user(clock)
-    expect((await raw.publish(alice.sign({ kind: 9021, tags: h(g) }))).ok).toBe(true)
+    const join = alice.sign({ kind: 9021, tags: h(g) })
+    expect((await raw.publish(join)).ok).toBe(true)
     const hello = alice.sign({ kind: 9, tags: h(g), content: 'hello' })
     expect((await raw.publish(hello)).ok).toBe(true)
     // A deletion drops the cached windows: the next check rebuilds them from the database.
@@ -154,7 +155,12 @@ describe('ingest: verification workers and group commit', { timeout: 120_000 }, 
     expect((await raw.publish(alice.sign({ kind: 5, tags: [['e', scrap.id]] }))).ok).toBe(true)
     const bob = user(clock)
     expect((await raw.publish(bob.sign({ kind: 9021, tags: h(g) }))).ok).toBe(true)
-    const reply = bob.sign({ kind: 9, tags: h(g, ['previous', hello.id.slice(0, 8)]), content: 'hi' })
+    // Both the join and the message, signed before the relay's stamps, are still in the window.
+    const reply = bob.sign({
+      kind: 9,
+      tags: h(g, ['previous', join.id.slice(0, 8), hello.id.slice(0, 8)]),
+      content: 'hi',
+    })
     expect(await raw.publish(reply)).toEqual({ ok: true, message: '' })
   })
 })
