@@ -6,6 +6,8 @@ const relayTests = 'packages/relay/test/**/*.test.ts'
 const storeFree = ['cli', 'exports', 'layers', 'pure', 'query-model', 'verify'].map(
   (name) => `packages/relay/test/${name}.test.ts`,
 )
+/** Tests that inject faults inside SQLite itself: they run with the SQLite project only. */
+const sqliteOnly = ['ingest-sqlite-faults'].map((name) => `packages/relay/test/${name}.test.ts`)
 /** Tests of several relay processes on one database: PostgreSQL only. */
 const clusterTests = 'packages/relay/test/cluster*.test.ts'
 
@@ -49,7 +51,7 @@ export default defineConfig({
         test: {
           name: 'relay-postgres',
           include: [relayTests],
-          exclude: ['**/node_modules/**', ...storeFree],
+          exclude: ['**/node_modules/**', ...storeFree, ...sqliteOnly],
           env: { ROOST_TEST_BACKEND: 'postgres' },
           globalSetup: ['packages/relay/test/pg-setup.ts'],
         },

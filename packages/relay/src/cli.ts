@@ -25,6 +25,7 @@ Options:
   --late-window <s>    refuse group events older than this many seconds (0: off)
   --previous-minimum <n>  minimum number of previous references (roost 0, strict 3)
   --rate-limit <n/s>   EVENTs per connection: n per s seconds (default 200/10; 0 turns it off)
+  --workers <n>        threads checking EVENT signatures (default: one per core; 0: inline)
   --max-connections <n>          open connections in total (default ${LIMITS.maxConnections})
   --max-connections-per-ip <n>   open connections from one address (default ${LIMITS.maxConnectionsPerIp})
   --max-subscriptions <n>        subscriptions per connection (default ${LIMITS.maxSubscriptions})
@@ -83,6 +84,7 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
         host: { type: 'string' },
         url: { type: 'string', multiple: true },
         'rate-limit': { type: 'string' },
+        workers: { type: 'string' },
         ...Object.fromEntries(Object.keys(LIMIT_FLAGS).map((k) => [k, { type: 'string' as const }])),
         db: { type: 'string' },
         'secret-key': { type: 'string' },
@@ -163,6 +165,11 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
         error: '--rate-limit must be <events>/<seconds>, e.g. 200/10 (0: off)',
       }
     options.rateLimit = { events, perSeconds: per }
+  }
+  if (values.workers !== undefined) {
+    const n = int('workers', values.workers, 256)
+    if (typeof n === 'string') return { ok: false, help: false, error: n }
+    options.workers = n
   }
   const limits: Partial<RelayLimits> = {}
   for (const [flag, key] of Object.entries(LIMIT_FLAGS)) {

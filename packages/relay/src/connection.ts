@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http'
 import { bytesToHex } from '@noble/hashes/utils.js'
 import type { Filter, NostrEvent } from 'nostr-tools'
 import type { WebSocket } from 'ws'
-import type { Peer, RelayContext, Subscription } from './context'
+import type { Admission, Peer, RelayContext, Subscription } from './context'
 import { RateLimiter } from './rate-limit'
 import { parseMessage } from './wire'
 
@@ -17,7 +17,10 @@ const CORK_BELOW = 4096
 
 /** What a connection hands on once a frame is understood (the query and intake parts). */
 export interface MessageHandlers {
-  event(conn: Connection, event: NostrEvent): Promise<void>
+  /** At arrival, ahead of the messages still queued: the rate-limit token and the signature check. */
+  admit(conn: Connection, event: NostrEvent, frame?: string): Admission
+  /** In order; resolves once the event is queued for storage (its OK is sent later, through {@link Connection.reply}). */
+  event(conn: Connection, event: NostrEvent, admission: Admission): Promise<void>
   req(conn: Connection, subId: string, filters: Filter[]): Promise<void>
   close(conn: Connection, subId: string): void
 }
@@ -25,7 +28,9 @@ export interface MessageHandlers {
 /**
  * One client's WebSocket: frames in and out, the output limit, NIP-42 state, the EVENT rate limit
  * and the heartbeat flag. Messages are handled one at a time in the order they arrived, so a
- * client's REQ after its EVENT sees that event.
+ * client's REQ after its EVENT sees that event; an EVENT's signature check starts on arrival, so a
+ * burst is checked in parallel, and its handling ends once it is queued for storage. Output leaves
+ * in order: an OK waiting for its commit holds back what the client would otherwise see first.
  */
 export class Connection implements Peer {
   readonly challenge = bytesToHex(randomBytes(16))
@@ -36,10 +41,14 @@ export class Connection implements Peer {
   /** Answered the last heartbeat ping. */
   alive = true
   readonly remote: string
-  /** Frames received and not yet handled, oldest first. */
-  private readonly pending: string[] = []
+  /** Frames received and not yet handled, oldest first, parsed (an EVENT's check already started). */
+  private readonly pending: { parsed: ReturnType<typeof parseMessage>; admission?: Admission }[] = []
   private draining = false
   private corked = false
+  /** Output waiting behind a reply not yet ready; undefined when output can go at once. */
+  private outTail: Promise<void> | undefined
+  /** True while the reply at the head of the output line runs: its frames go straight out. */
+  private replying = false
 
   constructor(
     readonly ws: WebSocket,
@@ -55,7 +64,15 @@ export class Connection implements Peer {
         this.send(['NOTICE', 'invalid: binary frames are not supported'])
         return
       }
-      this.pending.push(data.toString())
+      const text = data.toString()
+      const parsed = parseMessage(text, this.ctx.limits)
+      // An EVENT takes its rate-limit token and starts its signature check now, so a burst is
+      // checked in batches on the workers while the frames ahead of it are still being handled.
+      this.pending.push(
+        parsed.ok && parsed.message.type === 'EVENT'
+          ? { parsed, admission: this.handlers.admit(this, parsed.message.event, text) }
+          : { parsed },
+      )
       // Backpressure: past the queue's high mark, stop reading the socket until it drains.
       if (this.pending.length >= QUEUE_HIGH && !this.ws.isPaused) this.ws.pause()
       if (!this.draining) void this.drain()
@@ -80,9 +97,9 @@ export class Connection implements Peer {
         this.pending.length = 0
         break
       }
-      const text = this.pending.shift() as string
+      const { parsed, admission } = this.pending.shift() as (typeof this.pending)[number]
       try {
-        await this.onMessage(text)
+        await this.onMessage(parsed, admission)
       } catch (err) {
         this.ctx.log(`error ${this.remote} ${(err as Error).stack ?? err}`)
         this.send(['NOTICE', 'error: internal error'])
@@ -109,6 +126,39 @@ export class Connection implements Peer {
   }
 
   sendRaw(text: string): void {
+    if (this.outTail && !this.replying) this.reply(Promise.resolve(() => this.write(text)))
+    else this.write(text)
+  }
+
+  /**
+   * Sends what `ready` resolves to (a function that sends) once it resolves, after every reply queued
+   * before it; output sent meanwhile waits behind it. An EVENT's OK goes this way: after its commit,
+   * yet in the order the client sent its messages.
+   */
+  reply(ready: Promise<() => void>): void {
+    const run = (fn: () => void) => {
+      this.replying = true
+      try {
+        fn()
+      } catch (err) {
+        this.ctx.log(`error ${this.remote} ${(err as Error).stack ?? err}`)
+      } finally {
+        this.replying = false
+      }
+    }
+    const mine = (this.outTail ?? Promise.resolve())
+      .then(() => ready)
+      .then(run, (err) => {
+        this.ctx.log(`error ${this.remote} ${(err as Error).stack ?? err}`)
+      })
+    this.outTail = mine
+    mine.then(() => {
+      if (this.outTail === mine) this.outTail = undefined
+    })
+  }
+
+  /** Writes one frame now. */
+  private write(text: string): void {
     if (this.ws.readyState !== this.ws.OPEN) return
     if (this.ws.bufferedAmount > this.ctx.limits.maxBufferedBytes) {
       this.ctx.log(`slow ${this.remote}: closing`)
@@ -152,8 +202,7 @@ export class Connection implements Peer {
     this.send(['AUTH', this.challenge])
   }
 
-  private async onMessage(text: string): Promise<void> {
-    const parsed = parseMessage(text, this.ctx.limits)
+  private async onMessage(parsed: ReturnType<typeof parseMessage>, admission?: Admission): Promise<void> {
     if (!parsed.ok) {
       const e = parsed.error
       if (e.answer === 'OK') this.send(['OK', e.eventId, false, e.reason])
@@ -162,7 +211,8 @@ export class Connection implements Peer {
       return
     }
     const m = parsed.message
-    if (m.type === 'EVENT') await this.handlers.event(this, m.event)
+    if (m.type === 'EVENT')
+      await this.handlers.event(this, m.event, admission ?? this.handlers.admit(this, m.event))
     else if (m.type === 'REQ') await this.handlers.req(this, m.subId, m.filters)
     else if (m.type === 'CLOSE') this.handlers.close(this, m.subId)
     else this.onAuth(m.event)

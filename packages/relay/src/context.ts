@@ -29,8 +29,24 @@ export interface RelayContext {
   /** Unix seconds. */
   now(): number
   log(line: string): void
-  /** Checks an event's id and signature. */
+  /** Checks an event's id and signature, here and now (AUTH). */
   verify(event: NostrEvent): boolean
+  /**
+   * Checks an EVENT's id and signature, batched onto the verification workers; answers come in
+   * submission order. `json` is the event's JSON or its `["EVENT", event]` frame, when at hand.
+   */
+  check(event: NostrEvent, json?: string): Promise<boolean>
+}
+
+/**
+ * What an EVENT got at arrival, before the messages ahead of it were handled: its rate-limit token
+ * and its signature check, under way (possibly on a worker thread).
+ */
+export interface Admission {
+  /** False when the sender was over its rate limit (then nothing was checked). */
+  readonly allowed: boolean
+  /** The signature check's answer; rejects when the check itself failed. */
+  readonly verified: Promise<boolean>
 }
 
 /** How one connection is seen by the query and intake parts. */

@@ -1,9 +1,9 @@
 import type { IncomingMessage } from 'node:http'
 import type { EventTemplate, Filter, NostrEvent } from 'nostr-tools'
-import { getPublicKey, verifyEvent } from 'nostr-tools/pure'
+import { getPublicKey } from 'nostr-tools/pure'
 import type { WebSocket } from 'ws'
 import { Connection, heartbeat } from './connection'
-import type { RelayContext } from './context'
+import type { Admission, RelayContext } from './context'
 import { RelayOptionError } from './errors'
 import { groupOf } from './groups/intake'
 import type { GroupRecord } from './groups/record'
@@ -17,6 +17,8 @@ import { QuerySide } from './query'
 import { prefixed } from './reasons'
 import { openStore } from './store/open'
 import type { EventStore } from './store/store'
+import { defaultVerifier } from './verify'
+import { VerifyPool } from './verify-pool'
 
 /** Profiles, contacts, deletions, relay and group lists, DM relays, NIP-46 signer traffic, app data (NIP-RS). */
 const DEFAULT_NON_GROUP_KINDS = [0, 3, 5, 10002, 10009, 10050, 24133, 30078]
@@ -38,6 +40,8 @@ export class Engine {
   private constructor(
     readonly ctx: RelayContext,
     readonly opts: RelayOptions,
+    /** The signature-check workers (stopped by {@link Engine.close}). */
+    readonly verifier: VerifyPool,
   ) {
     this.query = new QuerySide(ctx)
     this.intake = new Intake(ctx)
@@ -58,6 +62,9 @@ export class Engine {
     const ownerPubkey = policy.separateOwnerKey ? getPublicKey(await keptKey(store, 'owner_key')) : pubkey
     const clock = opts.clock ?? (() => Math.floor(Date.now() / 1000))
     let engine: Engine
+    const verify = opts.verifyEvent ?? (await defaultVerifier())
+    // A custom check is a function of this thread: it runs inline.
+    const pool = new VerifyPool({ workers: opts.verifyEvent ? 0 : opts.workers, inline: verify })
     const ctx: RelayContext = {
       policy,
       store,
@@ -72,9 +79,10 @@ export class Engine {
       nonGroupKinds: new Set(opts.nonGroupKinds ?? DEFAULT_NON_GROUP_KINDS),
       now: clock,
       log: opts.log ?? (() => {}),
-      verify: opts.verifyEvent ?? verifyEvent,
+      verify,
+      check: (event, json) => pool.check(event, json),
     }
-    engine = new Engine(ctx, opts)
+    engine = new Engine(ctx, opts, pool)
     store.onRemote((event) => engine.broadcast([event]))
     return engine
   }
@@ -118,7 +126,8 @@ export class Engine {
       req,
       this.ctx,
       {
-        event: (c, e) => this.onEvent(c, e),
+        admit: (c, e, frame) => this.intake.admit(c, e, frame),
+        event: (c, e, admission) => this.onEvent(c, e, admission),
         req: (c, subId, filters: Filter[]) => this.query.req(c, subId, filters),
         close: (c, subId) => this.query.close(c, subId),
       },
@@ -141,24 +150,50 @@ export class Engine {
     heartbeat(this.connections, this.ctx.log)
   }
 
-  private async onEvent(conn: Connection, event: NostrEvent): Promise<void> {
-    let outcome: IntakeOutcome
+  /**
+   * Queues an EVENT for storage (resolving once queued, so the connection moves on to its next
+   * message) and answers it once its unit committed: exactly one reply per EVENT, errors included.
+   */
+  private async onEvent(conn: Connection, event: NostrEvent, admission: Admission): Promise<void> {
+    let pending: Promise<IntakeOutcome>
     try {
-      outcome = await this.intake.event(conn, event)
+      // Live subscribers hear of it at its commit, before any later read can see it; the OK keeps
+      // the sender's order.
+      pending = (await this.intake.start(conn, event, admission, (o) => this.broadcast(o.accepted))).outcome
     } catch (err) {
+      pending = Promise.reject(err)
+    }
+    const failed = (err: unknown): IntakeOutcome => {
       this.ctx.log(`error ${conn.remote} ${(err as Error).stack ?? err}`)
-      outcome = {
+      return {
         reply: { type: 'ok', ok: false, message: 'error: internal error, the event was not stored' },
         accepted: [],
       }
     }
+    conn.reply(
+      pending.then(
+        (o) => () => this.answer(conn, event, o),
+        (err) => {
+          const o = failed(err)
+          return () => this.answer(conn, event, o)
+        },
+      ),
+    )
+  }
+
+  private answer(conn: Connection, event: NostrEvent, outcome: IntakeOutcome): void {
     const { reply } = outcome
     if (reply.type === 'notice') conn.send(['NOTICE', reply.message])
     else if (reply.type === 'ok') {
       conn.send(['OK', event.id, reply.ok, reply.ok ? reply.message : prefixed(reply.message)])
       if (!reply.ok && reply.message.startsWith('auth-required:')) conn.requestAuth()
     }
-    this.broadcast(outcome.accepted)
+  }
+
+  /** Stops the verification workers and closes the store (after the units under way). */
+  async close(): Promise<void> {
+    await this.verifier.close()
+    await this.ctx.store.close()
   }
 
   /** Sends committed events to the matching live subscriptions, each seen through its group's current record. */
@@ -173,14 +208,14 @@ export class Engine {
     }
   }
 
-  /** Signs and ingests relay-made events as one unit, then broadcasts them. */
+  /** Signs and ingests relay-made events as one unit, broadcasting them at its commit. */
   async own(templates: EventTemplate[]): Promise<void> {
-    this.broadcast(await this.intake.own(templates))
+    await this.intake.own(templates, (out) => this.broadcast(out))
   }
 
-  /** Stores events signed by others without the intake rules (demo history), then broadcasts them. */
+  /** Stores events signed by others without the intake rules (demo history), broadcasting them at its commit. */
   async trusted(events: NostrEvent[]): Promise<void> {
-    this.broadcast(await this.intake.trusted(events))
+    await this.intake.trusted(events, (out) => this.broadcast(out))
   }
 
   /** A group's committed record. */

@@ -1,6 +1,6 @@
 import type { EventTemplate, Filter, NostrEvent } from 'nostr-tools'
 import { finalizeEvent, getEventHash } from 'nostr-tools/pure'
-import type { Peer, RelayContext } from './context'
+import type { Admission, Peer, RelayContext } from './context'
 import { addPending, applyEvent, dropMember } from './groups/apply'
 import { type Acceptance, checkGroupEvent, groupOf, type IntakeContext } from './groups/intake'
 import type { GroupRecord } from './groups/record'
@@ -47,22 +47,61 @@ const refuse = (message: string): Reply => ({ type: 'ok', ok: false, message })
 export class Intake {
   constructor(private readonly ctx: RelayContext) {}
 
-  /** Runs an EVENT through every rule and, when accepted, ingests it. */
+  /** Runs an EVENT through every rule and, when accepted, ingests it; resolves once committed. */
   async event(sender: Sender, event: NostrEvent): Promise<IntakeOutcome> {
-    const early = this.precheck(sender, event)
-    if (early) return { reply: early, accepted: [] }
-    return this.ctx.store.unit(groupOf(event), async (tx) => {
-      const batch: Batch = { tx, out: [], touched: new Set() }
-      const reply = await this.decide(batch, sender, event)
-      return { reply, accepted: batch.out }
-    })
+    return (await this.start(sender, event)).outcome
+  }
+
+  /**
+   * The arrival stage, run as soon as a frame is parsed (ahead of the messages still queued before
+   * it): takes a rate-limit token and starts the signature check, so checks of a burst run batched
+   * and in parallel while earlier events are still being decided.
+   */
+  admit(sender: Sender, event: NostrEvent, json?: string): Admission {
+    if (!sender.limiter.take()) return { allowed: false, verified: Promise.resolve(false) }
+    const verified = this.ctx.check(event, json)
+    verified.catch(() => {}) // heard by start(); a sender that left never asks
+    return { allowed: true, verified }
+  }
+
+  /**
+   * The ordered stage: waits for the admission's signature check, runs the checks that need no
+   * stored state, then queues the event's store unit. Resolves as soon as the unit is queued (so the
+   * connection's next message may be queued behind it); `outcome` settles once the unit committed.
+   * `committed` is called with the outcome at the commit itself, before any later read sees it (the
+   * place to hand accepted events to live subscriptions).
+   */
+  async start(
+    sender: Sender,
+    event: NostrEvent,
+    admission: Admission = this.admit(sender, event),
+    committed?: (outcome: IntakeOutcome) => void,
+  ): Promise<{ outcome: Promise<IntakeOutcome> }> {
+    const early = this.precheck(sender, event, admission.allowed, await admission.verified)
+    if (early) return { outcome: Promise.resolve({ reply: early, accepted: [] }) }
+    const outcome = this.ctx.store.unit(
+      groupOf(event),
+      async (tx) => {
+        const batch: Batch = { tx, out: [], touched: new Set() }
+        const reply = await this.decide(batch, sender, event)
+        return { reply, accepted: batch.out }
+      },
+      committed,
+    )
+    outcome.catch(() => {}) // the caller handles it; not an unhandled rejection meanwhile
+    return { outcome }
   }
 
   /** The checks that need no stored state: rate, signature, AUTH-only kinds, NIP-42 and NIP-70. */
-  private precheck(sender: Sender, event: NostrEvent): Reply | undefined {
+  private precheck(
+    sender: Sender,
+    event: NostrEvent,
+    allowed: boolean,
+    verified: boolean,
+  ): Reply | undefined {
     const { policy, pubkey } = this.ctx
-    if (!sender.limiter.take()) return refuse('rate-limited: slow down, too many events')
-    if (!this.ctx.verify(event)) {
+    if (!allowed) return refuse('rate-limited: slow down, too many events')
+    if (!verified) {
       return refuse(
         getEventHash(event) !== event.id
           ? 'invalid: id is computed incorrectly'
@@ -147,8 +186,7 @@ export class Intake {
   }
 
   private async deletedByAuthor(tx: StoreTransaction, event: NostrEvent): Promise<boolean> {
-    if ((await tx.query({ kinds: [5], authors: [event.pubkey], '#e': [event.id], limit: 1 }, 1)).length > 0)
-      return true
+    if (await tx.deletedByAuthor(event.pubkey, event.id)) return true
     if (isAddressable(event.kind)) {
       const d = event.tags.find((t) => t[0] === 'd')?.[1] ?? ''
       const address = `${event.kind}:${event.pubkey}:${d}`
@@ -296,19 +334,26 @@ export class Intake {
     }
   }
 
-  /** Signs and ingests relay-made events as one unit (the admin API); resolves to what was stored. */
-  async own(templates: EventTemplate[]): Promise<NostrEvent[]> {
+  /**
+   * Signs and ingests relay-made events as one unit (the admin API); resolves to what was stored,
+   * also handed to `committed` at the commit itself.
+   */
+  async own(templates: EventTemplate[], committed?: (out: NostrEvent[]) => void): Promise<NostrEvent[]> {
     const gid = templates[0] ? groupOf(templates[0]) : undefined
-    return this.ctx.store.unit(gid, async (tx) => {
-      const batch: Batch = { tx, out: [], touched: new Set() }
-      for (const t of templates) {
-        const e = await this.signOwn(tx, t)
-        if ((await this.store(batch, e)) === 'saved')
-          await this.effects(batch, e, { ok: true, followUps: [], moderation: true })
-      }
-      for (const id of batch.touched) await this.regenerate(batch, id)
-      return batch.out
-    })
+    return this.ctx.store.unit(
+      gid,
+      async (tx) => {
+        const batch: Batch = { tx, out: [], touched: new Set() }
+        for (const t of templates) {
+          const e = await this.signOwn(tx, t)
+          if ((await this.store(batch, e)) === 'saved')
+            await this.effects(batch, e, { ok: true, followUps: [], moderation: true })
+        }
+        for (const id of batch.touched) await this.regenerate(batch, id)
+        return batch.out
+      },
+      committed,
+    )
   }
 
   /** Re-signs one group's 390xx state where it no longer matches (a setting changed across a restart). */
@@ -321,12 +366,16 @@ export class Intake {
   }
 
   /** Stores events signed by others without the intake rules (demo history); resolves to what was stored. */
-  async trusted(events: NostrEvent[]): Promise<NostrEvent[]> {
-    return this.ctx.store.unit(undefined, async (tx) => {
-      const batch: Batch = { tx, out: [], touched: new Set() }
-      for (const e of events) await this.store(batch, e)
-      return batch.out
-    })
+  async trusted(events: NostrEvent[], committed?: (out: NostrEvent[]) => void): Promise<NostrEvent[]> {
+    return this.ctx.store.unit(
+      undefined,
+      async (tx) => {
+        const batch: Batch = { tx, out: [], touched: new Set() }
+        for (const e of events) await this.store(batch, e)
+        return batch.out
+      },
+      committed,
+    )
   }
 }
 

@@ -72,6 +72,11 @@ export interface RelayOptions {
   maxUpload?: number
   /** Where uploaded blobs are kept: `blobs/` beside a SQLite file by default, a temporary directory for `:memory:`. */
   blobDir?: string
+  /**
+   * Worker threads that check EVENT signatures (nostr-wasm): one per core by default; 0 checks on
+   * the main thread. With a custom `verifyEvent`, checks run on the main thread through it.
+   */
+  workers?: number
   /** Called with one line per connection event (the CLI's --verbose). */
   log?: (line: string) => void
 }

@@ -11,7 +11,6 @@ import { liveKitHttp, refreshAvFlags } from './livekit/av'
 import type { HttpHandler } from './livekit/token-endpoint'
 import { checkMaxUpload, relayMedia } from './media/relay-media'
 import type { RelayOptions } from './options'
-import { defaultVerifier } from './verify'
 
 /** How often connections are pinged, seconds; one missed pong closes them. */
 const HEARTBEAT_S = 30
@@ -27,7 +26,7 @@ const HEARTBEAT_S = 30
  */
 export async function startRelay(opts: RelayOptions = {}): Promise<RelayHandle> {
   checkMaxUpload(opts.maxUpload)
-  const engine = await Engine.open({ ...opts, verifyEvent: opts.verifyEvent ?? (await defaultVerifier()) })
+  const engine = await Engine.open(opts)
   const media = relayMedia(engine)
   // Extra HTTP endpoints (LiveKit is built once the relay knows its public URL); a request they
   // leave goes on to the next, then to NIP-11 and the static files.
@@ -56,7 +55,7 @@ export async function startRelay(opts: RelayOptions = {}): Promise<RelayHandle> 
     })
   } catch (err) {
     media.dispose()
-    await engine.store.close()
+    await engine.close()
     throw err
   }
   const port = (server.address() as AddressInfo).port
@@ -86,7 +85,7 @@ export async function startRelay(opts: RelayOptions = {}): Promise<RelayHandle> 
         wss.close(() => {
           server.close(() => {
             media.dispose()
-            engine.store.close().then(resolve, resolve)
+            engine.close().then(resolve, resolve)
           })
           server.closeAllConnections()
         })

@@ -180,9 +180,13 @@ export class PostgresStore implements EventStore {
     }, 500)
   }
 
-  unit<T>(groupId: string | undefined, fn: (tx: StoreTransaction) => Promise<T>): Promise<T> {
+  unit<T>(
+    groupId: string | undefined,
+    fn: (tx: StoreTransaction) => Promise<T>,
+    committed?: (value: T) => void,
+  ): Promise<T> {
     if (this.closed) return Promise.reject(new Error('the store is closed'))
-    const run = () => this.attempt(groupId, fn)
+    const run = () => this.attempt(groupId, fn, committed)
     let next: Promise<T>
     if (groupId === undefined) next = run()
     else {
@@ -205,6 +209,7 @@ export class PostgresStore implements EventStore {
   private async attempt<T>(
     groupId: string | undefined,
     fn: (tx: StoreTransaction) => Promise<T>,
+    hook?: (value: T) => void,
   ): Promise<T> {
     for (let attempt = 0; ; attempt++) {
       let tx: PgTransaction | undefined
@@ -217,6 +222,11 @@ export class PostgresStore implements EventStore {
           return out
         })
         if (tx) this.committed(tx)
+        try {
+          hook?.(value)
+        } catch {
+          // A hook's failure is its caller's; the unit is committed either way.
+        }
         return value
       } catch (err) {
         if (attempt < RETRIES && isRetryable(err)) continue
@@ -439,6 +449,16 @@ class PgTransaction implements StoreTransaction {
     const record = row ? { json: row.state, g: JSON.parse(row.state) as GroupRecord } : null
     this.read.set(id, record)
     return record?.g
+  }
+  async deletedByAuthor(pubkey: string, id: string): Promise<boolean> {
+    if (id.includes('\u0000') || pubkey.includes('\u0000')) return false
+    const found = await rows(
+      this.q,
+      `SELECT 1 FROM tags t JOIN events e ON e.seq = t.event
+       WHERE t.name = 'e' AND t.value = $1 AND e.kind = 5 AND e.pubkey = $2 LIMIT 1`,
+      [id, pubkey],
+    )
+    return found.length > 0
   }
   wasDeleted(id: string): Promise<boolean> {
     return wasDeleted(this.q, id)

@@ -3,10 +3,44 @@ import type { GroupRecord } from '../groups/record'
 import { EventDatabase } from './database'
 import type { EventStore, InsertResult, RingEntry, StoredRow, StoreTransaction } from './store'
 
+/** Units run since the last COMMIT: their group records, and what waits for the COMMIT. */
+interface OpenBatch {
+  /** Group records written by the batch's finished units (null: dropped). */
+  readonly overlay: Map<string, GroupRecord | null>
+  /** Settles once the batch's transaction committed (or rejects when COMMIT failed and it rolled back). */
+  readonly committed: Promise<void>
+  resolve(): void
+  reject(err: unknown): void
+  /** A COMMIT is due as soon as no unit runs. */
+  due: boolean
+  /** The last unit (by queue number) that ran in this batch. */
+  last: number
+  /** What the batch's units asked to run right after the COMMIT (each unit's `committed` hook). */
+  readonly hooks: (() => void)[]
+}
+
+/** A read waiting for the units queued before it to commit. */
+interface WaitingRead {
+  /** The queue number of the last unit queued before the read. */
+  readonly after: number
+  readonly run: () => void
+}
+
 /**
  * {@link EventStore} on one SQLite file (better-sqlite3, WAL). One process owns the file, so units
  * run one at a time in call order (one FIFO lock for every group) and group records are served from
- * memory; every call is synchronous underneath and resolves at once, which keeps ingest fast.
+ * memory; every call is synchronous underneath, which keeps ingest fast.
+ *
+ * Group commit: the units that run in one turn of the event loop share one transaction, each inside
+ * its own SAVEPOINT (a unit that throws leaves nothing of itself; the others stay). The COMMIT runs
+ * once the turn's units are done (`setImmediate`), and every unit's promise resolves only after it,
+ * so nothing is answered before it is durable. A failed COMMIT rolls the whole batch back and
+ * rejects every unit in it.
+ *
+ * Reads never wait for the writers to be idle (a flood of EVENTs would starve them): a read waits
+ * only for the units queued before it, and runs right after the COMMIT of the batch that holds the
+ * last of them, before another transaction begins, after the units' `committed` hooks (so a live
+ * subscription has heard of every row the read can see).
  *
  * @example
  * const store = new SqliteStore(':memory:', () => relayKey)
@@ -22,8 +56,18 @@ export class SqliteStore implements EventStore {
   /** The end of the queue of units; undefined while none runs. */
   private tail: Promise<unknown> | undefined
   private running = 0
+  /** The open transaction shared by this turn's units, if any. */
+  private batch: OpenBatch | undefined
+  /** Units queued so far, and the last of them whose batch has committed (or rolled back). */
+  private queued = 0
+  private settledUpTo = 0
+  /** Reads waiting for a COMMIT, in call order. */
+  private waiting: WaitingRead[] = []
 
   private readonly tx
+  /** Prepared once: a unit opens and closes one savepoint. */
+  private readonly savepoint
+  private readonly release
 
   constructor(path: string, relayKey: () => string) {
     this.db = new EventDatabase(path, relayKey)
@@ -32,28 +76,50 @@ export class SqliteStore implements EventStore {
       commit: this.db.sql.prepare('COMMIT'),
       rollback: this.db.sql.prepare('ROLLBACK'),
     }
+    this.savepoint = this.db.sql.prepare('SAVEPOINT unit')
+    this.release = this.db.sql.prepare('RELEASE unit')
     for (const g of this.db.loadGroups()) this.records.set(g.id, g)
   }
 
-  unit<T>(_groupId: string | undefined, fn: (tx: StoreTransaction) => Promise<T>): Promise<T> {
-    const run = async (): Promise<T> => {
-      this.running++
-      const tx = new SqliteTransaction(this)
-      this.tx.begin.run()
+  unit<T>(
+    _groupId: string | undefined,
+    fn: (tx: StoreTransaction) => Promise<T>,
+    committed?: (value: T) => void,
+  ): Promise<T> {
+    const number = ++this.queued
+    const run = async (): Promise<{ out: T; committed: Promise<void> }> => {
+      const sql = this.db.sql
+      let batch: OpenBatch
       try {
-        const out = await fn(tx)
-        this.tx.commit.run()
-        for (const [id, g] of tx.overlay) {
-          if (g) this.records.set(id, g)
-          else this.records.delete(id)
-        }
-        return out
+        batch = this.openBatch()
       } catch (err) {
-        if (this.db.sql.inTransaction) this.tx.rollback.run()
-        this.rings.clear()
+        // No transaction began (and none is open): this unit is over, and so are those before it.
+        this.settledUpTo = Math.max(this.settledUpTo, number)
+        this.runWaiting()
         throw err
+      }
+      batch.last = number
+      this.running++
+      try {
+        const tx = new SqliteTransaction(this, batch.overlay)
+        this.savepoint.run()
+        try {
+          const out = await fn(tx)
+          this.release.run()
+          for (const [id, g] of tx.overlay) batch.overlay.set(id, g)
+          if (committed) batch.hooks.push(() => committed(out))
+          return { out, committed: batch.committed }
+        } catch (err) {
+          if (sql.inTransaction) {
+            sql.exec('ROLLBACK TO unit')
+            sql.exec('RELEASE unit')
+          }
+          this.rings.clear()
+          throw err
+        }
       } finally {
         this.running--
+        if (this.running === 0 && batch.due) this.commit()
       }
     }
     const next = (this.tail ?? Promise.resolve()).then(run, run)
@@ -65,19 +131,123 @@ export class SqliteStore implements EventStore {
     settled.then(() => {
       if (this.tail === settled) this.tail = undefined
     })
-    return next
+    return next.then(async ({ out, committed }) => {
+      await committed
+      return out
+    })
   }
 
-  /** Runs a read now when no unit is open, else after the queued units (so it never sees uncommitted rows). */
+  /** The batch this unit joins: the open one, or a new transaction whose COMMIT ends this turn. */
+  private openBatch(): OpenBatch {
+    if (this.batch) return this.batch
+    let resolve!: () => void
+    let reject!: (err: unknown) => void
+    const committed = new Promise<void>((res, rej) => {
+      resolve = res
+      reject = rej
+    })
+    committed.catch(() => {}) // each unit's caller hears of a failed COMMIT through its own promise
+    const batch: OpenBatch = {
+      overlay: new Map(),
+      committed,
+      resolve,
+      reject,
+      due: false,
+      last: 0,
+      hooks: [],
+    }
+    this.tx.begin.run()
+    this.batch = batch
+    setImmediate(() => {
+      batch.due = true
+      if (this.running === 0) this.commit()
+    })
+    return batch
+  }
+
+  /**
+   * Commits the open batch, publishes its group records and runs its units' `committed` hooks; on
+   * failure rolls it all back. Then, before any other transaction can begin, runs the reads that
+   * waited for this batch.
+   */
+  private commit(): void {
+    const batch = this.batch
+    if (!batch) return
+    this.batch = undefined
+    let failure: { err: unknown } | undefined
+    try {
+      this.tx.commit.run()
+    } catch (err) {
+      if (this.db.sql.inTransaction) this.tx.rollback.run()
+      this.rings.clear()
+      failure = { err }
+    }
+    this.settledUpTo = Math.max(this.settledUpTo, batch.last)
+    if (failure) batch.reject(failure.err)
+    else {
+      for (const [id, g] of batch.overlay) {
+        if (g) this.records.set(id, g)
+        else this.records.delete(id)
+      }
+      for (const hook of batch.hooks) {
+        try {
+          hook()
+        } catch {
+          // A hook's failure is its caller's; the batch is committed either way.
+        }
+      }
+      batch.resolve()
+    }
+    this.runWaiting()
+  }
+
+  /** Runs the waiting reads whose units have all committed, in call order. */
+  private runWaiting(): void {
+    if (this.waiting.length === 0) return
+    const ready = this.waiting.filter((w) => w.after <= this.settledUpTo)
+    if (ready.length === 0) return
+    this.waiting = this.waiting.filter((w) => w.after > this.settledUpTo)
+    for (const w of ready) w.run()
+  }
+
+  /**
+   * Runs a read now when every unit queued so far has committed, else right after the COMMIT of the
+   * batch holding the last unit queued before it (it never sees uncommitted rows, and never waits
+   * for units queued after it).
+   */
   private read<T>(fn: () => T): Promise<T> {
-    if (this.tail === undefined && this.running === 0) {
+    if (this.settledUpTo === this.queued && this.batch === undefined) {
       try {
         return Promise.resolve(fn())
       } catch (err) {
         return Promise.reject(err)
       }
     }
-    return this.tail === undefined ? Promise.resolve().then(fn) : this.tail.then(fn)
+    return new Promise<T>((resolve, reject) => {
+      this.waiting.push({
+        after: this.queued,
+        run: () => {
+          try {
+            resolve(fn())
+          } catch (err) {
+            reject(err)
+          }
+        },
+      })
+    })
+  }
+
+  /**
+   * Resolves once no unit is queued or running and no batch is open, and what a commit set off
+   * (answers, live broadcasts) has run: a read that follows sees the committed rows, and a
+   * subscription it serves has already had those rows' live copies held back for deduplication.
+   */
+  private async idle(): Promise<void> {
+    while (this.tail !== undefined || this.batch !== undefined || this.running > 0) {
+      if (this.tail !== undefined) await this.tail
+      else if (this.batch !== undefined) await this.batch.committed.catch(() => {})
+      await new Promise((resolve) => setImmediate(resolve))
+    }
   }
 
   get(id: string): Promise<StoredRow | undefined> {
@@ -117,7 +287,7 @@ export class SqliteStore implements EventStore {
     // One process owns the file: there are no other writers to hear from.
   }
   async close(): Promise<void> {
-    await this.tail
+    await this.idle()
     this.db.close()
   }
 
@@ -153,7 +323,11 @@ export class SqliteStore implements EventStore {
 class SqliteTransaction implements StoreTransaction {
   /** Group records written by this unit (null: dropped), applied to the store on commit. */
   readonly overlay = new Map<string, GroupRecord | null>()
-  constructor(private readonly store: SqliteStore) {}
+  constructor(
+    private readonly store: SqliteStore,
+    /** Records written by earlier units of the same (uncommitted) batch. */
+    private readonly batched: ReadonlyMap<string, GroupRecord | null>,
+  ) {}
 
   private get db(): EventDatabase {
     return this.store.db
@@ -165,9 +339,12 @@ class SqliteTransaction implements StoreTransaction {
     return this.db.query(filter, limit, offset)
   }
   async group(id: string): Promise<GroupRecord | undefined> {
-    const mine = this.overlay.get(id)
+    const mine = this.overlay.has(id) ? this.overlay.get(id) : this.batched.get(id)
     if (mine !== undefined) return mine ?? undefined
     return this.store.committed(id)
+  }
+  async deletedByAuthor(pubkey: string, id: string): Promise<boolean> {
+    return this.db.deletedByAuthor(pubkey, id)
   }
   async wasDeleted(id: string): Promise<boolean> {
     return this.db.wasDeleted(id)

@@ -59,6 +59,12 @@ export interface StoreTransaction extends StoreReader {
    * order with the events it inserts (stored events are handed on by `insert` itself).
    */
   announce(event: NostrEvent): Promise<void>
+  /**
+   * True when `pubkey` has a stored kind 5 naming `id` in an `e` tag (NIP-09: the author withdrew
+   * it, so it cannot be published again). The same answer as a `{kinds: [5], authors, '#e'}`
+   * query, asked for every EVENT, so backends answer it with one index probe.
+   */
+  deletedByAuthor(pubkey: string, id: string): Promise<boolean>
   /** Deletes events by id; resolves to how many were removed. */
   deleteIds(ids: readonly string[]): Promise<number>
   /** Deletes every event of a group (`h` = id, and relay state with `d` = id) except `keepId`; resolves to the deleted ids. */
@@ -104,8 +110,17 @@ export interface EventStore extends StoreReader {
    * Runs `fn` as one transaction holding `groupId`'s lock (undefined: an event of no group, which
    * still runs atomically). Resolves to what `fn` resolves to once committed; rejects (rolled back)
    * when `fn` throws.
+   *
+   * `committed`, when given, is called with that value synchronously at the commit, before any read
+   * of this store issued after the unit was queued can see the unit's rows: the place to hand
+   * accepted events to live subscriptions, so a REQ never sees a row whose live copy is still to
+   * come.
    */
-  unit<T>(groupId: string | undefined, fn: (tx: StoreTransaction) => Promise<T>): Promise<T>
+  unit<T>(
+    groupId: string | undefined,
+    fn: (tx: StoreTransaction) => Promise<T>,
+    committed?: (value: T) => void,
+  ): Promise<T>
   /**
    * The last committed record of a group this process knows, synchronously (the handle's
    * `state()`). A multi-process backend keeps it current from its fan-out.
