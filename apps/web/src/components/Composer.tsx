@@ -1,7 +1,7 @@
 import type { ImetaFields } from '@roost/nip29'
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react'
-import { OFFLINE_MESSAGE } from '../model/connection'
 import { prepareDraft } from '../lib/compose'
+import { OFFLINE_MESSAGE } from '../model/connection'
 import type { Answer, MessageItem } from '../model/types'
 import { AttachButton, AttachmentTray, type Uploader, useAttachments } from './Attachments'
 import { Icon } from './Icon'

@@ -3,9 +3,9 @@ import { type FormEvent, useId, useState } from 'react'
 import { useApp, useAppSnapshot } from '../hooks'
 import type { Answer } from '../model/types'
 import { AnswerNotice, Dialog } from './Dialog'
-import { ReadStateNote } from './ReadStateNote'
 import { MediaSettings } from './MediaSettings'
 import { ProfileEditor } from './ProfileEditor'
+import { ReadStateNote } from './ReadStateNote'
 
 /** Account (npub, nsec export, profile name), relays, read-state and notification settings. */
 export function SettingsDialog(props: { onClose: () => void }) {

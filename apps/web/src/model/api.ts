@@ -1,6 +1,5 @@
-import type { ForkReport } from '@roost/nip29'
+import type { ForkReport, ImetaFields } from '@roost/nip29'
 import type { GroupPreview } from './community'
-import type { ImetaFields } from '@roost/nip29'
 import type { ConnectionState } from './connection'
 import type {
   Answer,

@@ -1,10 +1,9 @@
-import type { JoinRequestItem, RoleItem } from './community'
-
 /**
  * What the UI renders: plain immutable snapshots, built from @roost/client's Group and
  * GroupsRegistry by the adapter in `roost-app.ts`. Components depend on these types only.
  */
 import type { ImetaFields } from '@roost/nip29'
+import type { JoinRequestItem, RoleItem } from './community'
 
 export type Access =
   | { status: 'unknown' }

@@ -15,6 +15,8 @@ function g(id: string, parent?: string, relay = R): GroupSummary {
     threadUnread: false,
     access: { status: 'member' },
     requests: 0,
+    mentions: 0,
+    notify: 'all',
     ...(parent !== undefined ? { parent } : {}),
   }
 }

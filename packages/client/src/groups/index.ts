@@ -1,6 +1,6 @@
+export type { JoinRequest } from '@roost/nip29'
 export { CallTokenError, type CallTokenReason, type CallTokenRequest, fetchCallToken } from './call'
 export { ForkWatch, type ForkWatchOptions } from './fork-watch'
-export type { JoinRequest } from '@roost/nip29'
 export { Group, type GroupContext } from './group'
 export { isPreviousRejection, publishError } from './publish-errors'
 export { GroupsRegistry, type GroupsRegistryOptions } from './registry'
