@@ -20,6 +20,9 @@ import type { EventStore } from './store/store'
 import { defaultVerifier } from './verify'
 import { VerifyPool } from './verify-pool'
 
+/** EVENTs one connection may have queued for storage and not yet committed before it waits. */
+const UNITS_PER_CONNECTION = 16
+
 /** Profiles, contacts, deletions, relay and group lists, DM relays, NIP-46 signer traffic, app data (NIP-RS). */
 const DEFAULT_NON_GROUP_KINDS = [0, 3, 5, 10002, 10009, 10050, 24133, 30078]
 
@@ -154,6 +157,9 @@ export class Engine {
    * Queues an EVENT for storage (resolving once queued, so the connection moves on to its next
    * message) and answers it once its unit committed: exactly one reply per EVENT, errors included.
    */
+  /** EVENTs of each connection queued for storage and not yet committed. */
+  private readonly unsettled = new WeakMap<Connection, number>()
+
   private async onEvent(conn: Connection, event: NostrEvent, admission: Admission): Promise<void> {
     let pending: Promise<IntakeOutcome>
     try {
@@ -179,6 +185,13 @@ export class Engine {
         },
       ),
     )
+    // A connection with many EVENTs queued for storage waits for its own commits before queueing
+    // more, so a flood cannot fill a group's queue ahead of every other connection.
+    const n = (this.unsettled.get(conn) ?? 0) + 1
+    this.unsettled.set(conn, n)
+    const settle = () => this.unsettled.set(conn, (this.unsettled.get(conn) ?? 1) - 1)
+    const settled = pending.then(settle, settle)
+    if (n >= UNITS_PER_CONNECTION) await settled
   }
 
   private answer(conn: Connection, event: NostrEvent, outcome: IntakeOutcome): void {
