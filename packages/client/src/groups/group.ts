@@ -89,6 +89,11 @@ export class Group {
   private older = true
   private readonly listeners = new Set<(e: GroupEvent) => void>()
   private snap: GroupSnapshot | undefined
+  /**
+   * The rows of the current snapshot, built on first read (a cold start opens every group but
+   * renders one). Filled in before the timeline changes, so a snapshot never shows later rows.
+   */
+  private snapRows: { messages?: readonly Message[]; threads?: readonly Thread[] } | undefined
   private updateQueued = false
   private closed = false
   private readonly unsubscribeReadState: (() => void) | undefined
@@ -201,12 +206,18 @@ export class Group {
     return this.state.isAdmin(pubkey)
   }
 
-  /** The immutable view of everything above; the same object until something changes. */
+  /**
+   * The immutable view of everything above; the same object until something changes. Its
+   * `messages` and `threads` are built when first read, as of the moment the snapshot was taken.
+   */
   readonly snapshot = (): GroupSnapshot => {
     if (this.snap) return this.snap
     const membership = this.membershipFold.compute()
     const unread = this.unreadPart.count()
-    this.snap = Object.freeze({
+    const rows: { messages?: readonly Message[]; threads?: readonly Thread[] } = {}
+    this.snapRows = rows
+    const timeline = this.timeline
+    const snap = {
       key: this.key.toString(),
       relay: this.key.relay,
       id: this.key.id.value,
@@ -219,8 +230,6 @@ export class Group {
       pins: pinnedRefs(this.state.event(KINDS.pins)),
       joinRequests: this.requests.list(this.state.members, this.state.admins),
       membership,
-      messages: this.timeline.messages(),
-      threads: this.timeline.threads(),
       loading: this.loading,
       refused: this.refusedReason,
       hasOlder: this.older,
@@ -228,8 +237,22 @@ export class Group {
       unread: unread.messages,
       unreadThreads: unread.threads,
       mentions: this.unreadPart.mentions(),
+    }
+    Object.defineProperties(snap, {
+      messages: { enumerable: true, get: () => (rows.messages ??= timeline.messages()) },
+      threads: { enumerable: true, get: () => (rows.threads ??= timeline.threads()) },
     })
+    this.snap = Object.freeze(snap) as GroupSnapshot
     return this.snap
+  }
+
+  /** Builds the current snapshot's rows not read yet, before the timeline changes under them. */
+  private pinSnapshotRows(): void {
+    const rows = this.snapRows
+    if (!rows) return
+    this.snapRows = undefined
+    rows.messages ??= this.timeline.messages()
+    rows.threads ??= this.timeline.threads()
   }
 
   /**
@@ -313,10 +336,12 @@ export class Group {
     if (event.tags.find((t) => t[0] === 'h')?.[1] !== this.key.id.value) return false
     const older = opts.older ?? (!opts.own && !fromStore && this.backlog)
     const request = this.requests.add(event)
-    if (this.timeline.add(event, { older }) === 'duplicate') {
+    if (this.timeline.has(event.id)) {
       if (request) this.changed()
       return request
     }
+    this.pinSnapshotRows()
+    if (this.timeline.add(event, { older }) === 'duplicate') return request
     this.window.feed(event, older)
     this.membershipFold.consider(event)
     this.changed()
