@@ -1,5 +1,6 @@
+import { defaultServerConditions } from 'vite'
 import { defineConfig } from 'vitest/config'
-import { sourceResolve } from './source-conditions.ts'
+import { SOURCE_CONDITION, sourceResolve } from './source-conditions.ts'
 
 const relayTests = 'packages/relay/test/**/*.test.ts'
 /** Tests that never open a store: they run once, with the SQLite project. */
@@ -13,6 +14,8 @@ const clusterTests = 'packages/relay/test/cluster*.test.ts'
 
 export default defineConfig({
   ...sourceResolve,
+  // Global setups run in Node (the PostgreSQL template's migration): `@roost/*` resolve to sources too.
+  environments: { __vitest__: { resolve: { conditions: [SOURCE_CONDITION, ...defaultServerConditions] } } },
   test: {
     exclude: ['**/node_modules/**', '**/*.browser.test.ts'],
     testTimeout: 20_000,

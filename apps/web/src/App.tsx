@@ -6,6 +6,7 @@ import { GroupView, type SidePanel } from './components/GroupView'
 import { Icon } from './components/Icon'
 import { JoinDialog } from './components/JoinDialog'
 import { MembersPanel } from './components/MembersPanel'
+import { QuickSwitcher } from './components/QuickSwitcher'
 import { SettingsDialog } from './components/SettingsDialog'
 import { ShortcutsDialog } from './components/ShortcutsDialog'
 import { Sidebar } from './components/Sidebar'
@@ -156,7 +157,7 @@ export function App() {
   const app = useApp()
   const snap = useAppSnapshot()
   const [route, go] = useRoute()
-  const [dialog, setDialog] = useState<'join' | 'create' | 'settings' | 'shortcuts'>()
+  const [dialog, setDialog] = useState<'join' | 'create' | 'settings' | 'shortcuts' | 'switcher'>()
   const [joinInput, setJoinInput] = useState<string>()
   // The side panel belongs to the group it was opened in.
   const [sideState, setSideState] = useState<{ key: string; panel: SidePanel }>()
@@ -257,6 +258,11 @@ export function App() {
           go({ type: 'group', key: target })
           focusMain()
         }
+        return
+      }
+      if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 'k') {
+        e.preventDefault()
+        if (!modalOpen) setDialog('switcher')
         return
       }
       if (e.key === '?' && !e.ctrlKey && !e.metaKey && !e.altKey && !modalOpen && !isTextField(e.target)) {
@@ -387,6 +393,17 @@ export function App() {
       ) : null}
       {dialog === 'settings' ? <SettingsDialog onClose={closeDialog} /> : null}
       {dialog === 'shortcuts' ? <ShortcutsDialog onClose={closeDialog} /> : null}
+      {dialog === 'switcher' ? (
+        <QuickSwitcher
+          groups={snap.groups}
+          onClose={closeDialog}
+          onOpen={(key) => {
+            setDialog(undefined)
+            open(key)
+            focusMain()
+          }}
+        />
+      ) : null}
     </div>
   )
 }

@@ -8,6 +8,7 @@ export const SHORTCUTS: ReadonlyArray<readonly [keys: string, what: string]> = [
   ['Escape', 'Leave the actions, close a panel, dialog or the group list'],
   ['Alt + ↑ / ↓', 'Previous or next group'],
   ['Alt + Shift + ↑ / ↓', 'Previous or next group with unread messages'],
+  ['Ctrl (⌘) + K', 'Switch to a group by name'],
   ['Enter / Shift + Enter', 'Send the message, or start a new line'],
   ['?', 'This list'],
 ]
