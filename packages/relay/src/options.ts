@@ -1,6 +1,6 @@
 import type { NostrEvent } from 'nostr-tools'
 import type { RelayLimits } from './limits'
-import type { LiveKitConfig } from './livekit/av'
+import type { LiveKitConfig } from './livekit/config'
 
 /**
  * The relay families whose NIP-29 behaviour this relay can reproduce (see `profiles.ts`).

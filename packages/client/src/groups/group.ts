@@ -73,6 +73,8 @@ export class Group {
   readonly key: GroupKey
   private readonly timeline: Timeline
   private readonly window = new PreviousWindow()
+  /** created_at of the last call authorization (NIP-98), so the next one is a new event. */
+  private callAuthAt = 0
   private readonly state: GroupState
   private readonly membershipFold: MembershipFold
   private readonly unreadPart: GroupUnread
@@ -655,7 +657,13 @@ export class Group {
    * @example const { url, token } = await group.callToken()
    */
   callToken(opts: { fetch?: typeof globalThis.fetch } = {}): Promise<LiveKitToken> {
-    return fetchCallToken({ key: this.key, signer: this.ctx.signer, clock: this.ctx.clock, ...opts })
+    // A NIP-98 authorization is used once: two calls within one second would sign the same
+    // event, so each call's created_at moves past the last one's.
+    const clock = () => {
+      this.callAuthAt = Math.max(this.ctx.clock(), this.callAuthAt + 1)
+      return this.callAuthAt
+    }
+    return fetchCallToken({ key: this.key, signer: this.ctx.signer, clock, ...opts })
   }
 
   async loadOlder(limit = 50): Promise<number> {
