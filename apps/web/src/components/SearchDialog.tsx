@@ -101,7 +101,7 @@ export function SearchDialog(props: {
     <Dialog title="Search messages" onClose={props.onClose} wide>
       <input
         className="search-input"
-        type="search"
+        type="text"
         role="combobox"
         aria-label="Search messages"
         aria-expanded="true"
@@ -116,10 +116,22 @@ export function SearchDialog(props: {
         <fieldset className="search-scope">
           <legend className="visually-hidden">Where to search</legend>
           <label>
-            <input type="radio" checked={scope === 'group'} onChange={() => setScope('group')} /> This group
+            <input
+              type="radio"
+              name="search-scope"
+              checked={scope === 'group'}
+              onChange={() => setScope('group')}
+            />{' '}
+            This group
           </label>
           <label>
-            <input type="radio" checked={scope === 'all'} onChange={() => setScope('all')} /> All groups
+            <input
+              type="radio"
+              name="search-scope"
+              checked={scope === 'all'}
+              onChange={() => setScope('all')}
+            />{' '}
+            All groups
           </label>
         </fieldset>
       ) : null}
