@@ -46,6 +46,9 @@ beforeAll(async () => {
   await bob.page.getByRole('heading', { name: 'Garden' }).waitFor()
   await send(bob, 'Tomatoes ripen in August')
   await messageIn(bob, 'Tomatoes ripen in August').waitFor()
+  // The next message in a later second, so "newest first" has one answer.
+  const sent = Math.floor(Date.now() / 1000)
+  while (Math.floor(Date.now() / 1000) <= sent) await new Promise((r) => setTimeout(r, 100))
   await sidebarGroup(bob, 'Book club').click()
   await bob.page.getByRole('heading', { name: 'Book club' }).waitFor()
   await send(bob, 'The August reading list is out')
@@ -117,6 +120,41 @@ describe('message search', () => {
     await page.getByText('No messages found').waitFor({ timeout: 20_000 })
     await page.keyboard.press('Escape')
     await page.getByRole('dialog').waitFor({ state: 'detached' })
+    expect(ada.errors).toEqual([])
+  })
+
+  test('a reply in a thread opens that thread in the side panel', async () => {
+    const bp = bob.page
+    await sidebarGroup(bob, 'Garden').click()
+    await bp.getByRole('heading', { name: 'Garden' }).waitFor()
+    await bp.getByRole('button', { name: 'Group actions' }).click()
+    await bp.getByRole('menuitem', { name: 'Start a thread…' }).click()
+    const dialog = bp.getByRole('dialog', { name: 'Start a thread' })
+    await dialog.getByLabel('Title').fill('Seed swap')
+    await dialog.getByLabel('First post').fill('Bring your squash seeds')
+    await dialog.getByRole('button', { name: 'Start thread' }).click()
+    const root = bp.getByRole('log', { name: 'Messages' }).getByRole('article', { name: 'Thread: Seed swap' })
+    await root.getByRole('button', { name: /Reply in thread/ }).click()
+    const bobPanel = bp.getByRole('complementary', { name: /Thread: Seed swap/ })
+    const box = bobPanel.getByRole('textbox', { name: 'Reply in thread' })
+    await box.fill('I have pumpkin seeds')
+    await box.press('Enter')
+    await bobPanel.locator('article', { hasText: 'I have pumpkin seeds' }).waitFor()
+
+    const { page } = ada
+    await page.keyboard.press('/')
+    const input = page.getByRole('combobox', { name: 'Search messages' })
+    await input.waitFor()
+    // Ada is in Book club: the thread is in another group.
+    await page.getByRole('radio', { name: 'All groups' }).check()
+    await input.fill('pumpkin')
+    const options = page.getByRole('listbox', { name: 'Results' }).getByRole('option')
+    await expect.poll(() => options.allTextContents(), { timeout: 20_000 }).toHaveLength(1)
+    await input.press('Enter')
+    await page.getByRole('heading', { name: 'Garden' }).waitFor()
+    const panel = page.getByRole('complementary', { name: /Thread: Seed swap/ })
+    await panel.locator('article', { hasText: 'I have pumpkin seeds' }).waitFor({ timeout: 30_000 })
+    await page.keyboard.press('Escape')
     expect(ada.errors).toEqual([])
   })
 
