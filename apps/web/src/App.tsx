@@ -7,6 +7,8 @@ import { Icon } from './components/Icon'
 import { JoinDialog } from './components/JoinDialog'
 import { MembersPanel } from './components/MembersPanel'
 import { QuickSwitcher } from './components/QuickSwitcher'
+import { SearchDialog } from './components/SearchDialog'
+import type { RevealRequest } from './components/SearchReveal'
 import { SettingsDialog } from './components/SettingsDialog'
 import { ShortcutsDialog } from './components/ShortcutsDialog'
 import { Sidebar } from './components/Sidebar'
@@ -157,7 +159,9 @@ export function App() {
   const app = useApp()
   const snap = useAppSnapshot()
   const [route, go] = useRoute()
-  const [dialog, setDialog] = useState<'join' | 'create' | 'settings' | 'shortcuts' | 'switcher'>()
+  const [dialog, setDialog] = useState<'join' | 'create' | 'settings' | 'shortcuts' | 'switcher' | 'search'>()
+  // The search result to show in its group.
+  const [reveal, setReveal] = useState<{ key: string; request: RevealRequest }>()
   const [joinInput, setJoinInput] = useState<string>()
   // The side panel belongs to the group it was opened in.
   const [sideState, setSideState] = useState<{ key: string; panel: SidePanel }>()
@@ -265,6 +269,13 @@ export function App() {
         if (!modalOpen) setDialog('switcher')
         return
       }
+      // Message search: `/` outside text fields, or Ctrl/Cmd+Shift+F anywhere.
+      const slash = e.key === '/' && !e.ctrlKey && !e.metaKey && !e.altKey && !isTextField(e.target)
+      if ((slash || ((e.ctrlKey || e.metaKey) && e.shiftKey && e.key.toLowerCase() === 'f')) && !modalOpen) {
+        e.preventDefault()
+        setDialog('search')
+        return
+      }
       if (e.key === '?' && !e.ctrlKey && !e.metaKey && !e.altKey && !modalOpen && !isTextField(e.target)) {
         e.preventDefault()
         setDialog('shortcuts')
@@ -341,6 +352,8 @@ export function App() {
             onSide={setSide}
             onMenu={openDrawer}
             covered={drawerOpen || sheet}
+            onSearch={() => setDialog('search')}
+            reveal={reveal?.key === handle.key ? reveal.request : undefined}
             onLeave={async () => {
               const answer = await app.leave(handle.key)
               if (answer.ok) go({ type: 'home' })
@@ -393,6 +406,18 @@ export function App() {
       ) : null}
       {dialog === 'settings' ? <SettingsDialog onClose={closeDialog} /> : null}
       {dialog === 'shortcuts' ? <ShortcutsDialog onClose={closeDialog} /> : null}
+      {dialog === 'search' ? (
+        <SearchDialog
+          groupKey={handle?.key}
+          onClose={closeDialog}
+          onOpen={(r) => {
+            setDialog(undefined)
+            open(r.group)
+            if (r.thread) setSideState({ key: r.group, panel: { type: 'thread', rootId: r.thread } })
+            else setReveal((prev) => ({ key: r.group, request: { id: r.id, n: (prev?.request.n ?? 0) + 1 } }))
+          }}
+        />
+      ) : null}
       {dialog === 'switcher' ? (
         <QuickSwitcher
           groups={snap.groups}

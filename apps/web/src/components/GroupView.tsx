@@ -15,6 +15,7 @@ import type { MessageActions } from './MessageRow'
 import { NotifyMenu } from './NotifyMenu'
 import { ProfileCardHost, useGroupPeople } from './People'
 import { PinnedBar } from './PinnedBar'
+import { type RevealRequest, SearchHighlight, useRevealMessage } from './SearchReveal'
 import { ThreadDialog } from './ThreadDialog'
 import { Timeline } from './Timeline'
 
@@ -182,8 +183,13 @@ export function GroupView(props: {
   onMenu?: () => void
   /** The drawer or a full-screen sheet covers the view: it leaves the tab order. */
   covered?: boolean
+  /** Opens message search (the header's search button). */
+  onSearch?: () => void
+  /** A search result to bring into view and highlight. */
+  reveal?: RevealRequest
 }) {
   const { handle } = props
+  const revealed = useRevealMessage(handle, props.reveal)
   const detail = useGroup(handle)
   const visible = usePageVisible()
   const [dialog, setDialog] = useState<
@@ -276,6 +282,17 @@ export function GroupView(props: {
               : 'Connecting…'
             : null}
         </div>
+        {props.onSearch ? (
+          <button
+            type="button"
+            className="btn ghost"
+            aria-label="Search messages"
+            title="Search messages (/)"
+            onClick={props.onSearch}
+          >
+            <Icon name="search" />
+          </button>
+        ) : null}
         <CallButton key={detail.key} handle={handle} detail={detail} />
         <button
           type="button"
@@ -310,6 +327,12 @@ export function GroupView(props: {
         </div>
       ) : null}
       <PinnedBar handle={handle} detail={detail} />
+      {revealed.missing ? (
+        <p className="notice warn" role="status" style={{ margin: '0 16px' }}>
+          That message is not in this group's history here.
+        </p>
+      ) : null}
+      <SearchHighlight id={revealed.request?.id} />
       <Timeline
         key={detail.key}
         groupKey={detail.key}
@@ -323,6 +346,7 @@ export function GroupView(props: {
         onSeen={onSeen}
         actions={actions}
         visible={visible}
+        reveal={revealed.request}
         emptyText={
           detail.loading
             ? 'Loading messages…'

@@ -9,6 +9,7 @@ export const SHORTCUTS: ReadonlyArray<readonly [keys: string, what: string]> = [
   ['Alt + ↑ / ↓', 'Previous or next group'],
   ['Alt + Shift + ↑ / ↓', 'Previous or next group with unread messages'],
   ['Ctrl (⌘) + K', 'Switch to a group by name'],
+  ['/ or Ctrl (⌘) + Shift + F', 'Search messages'],
   ['Enter / Shift + Enter', 'Send the message, or start a new line'],
   ['?', 'This list'],
 ]

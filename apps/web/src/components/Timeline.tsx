@@ -13,6 +13,7 @@ import { formatDay, sameDay } from '../lib/format'
 import type { MessageItem } from '../model/types'
 import { Icon } from './Icon'
 import { type MessageActions, MessageRow } from './MessageRow'
+import type { RevealRequest } from './SearchReveal'
 
 type Row =
   | { type: 'day'; key: string; at: number }
@@ -106,6 +107,8 @@ export function Timeline(props: {
   actions: MessageActions
   visible: boolean
   emptyText: string
+  /** A search result to scroll to and focus, once its message is in `messages`. */
+  reveal?: RevealRequest
 }) {
   const scrollRef = useRef<HTMLDivElement>(null)
   // Whether the reader is at the end of the list (updated on scroll).
@@ -237,6 +240,17 @@ export function Timeline(props: {
     },
     [rows, virtualizer],
   )
+  // A chosen search result: scroll to it and focus it, once per request.
+  const revealed = useRef<RevealRequest | undefined>(undefined)
+  const { reveal } = props
+  useEffect(() => {
+    if (!reveal || revealed.current === reveal) return
+    const index = rows.findIndex((r) => r.type === 'msg' && r.message.id === reveal.id)
+    if (index < 0) return
+    revealed.current = reveal
+    atEnd.current = false
+    focusRow(index)
+  }, [reveal, rows, focusRow])
   function onListKey(e: KeyboardEvent<HTMLDivElement>) {
     const target = e.target as HTMLElement
     const article = target.closest<HTMLElement>('article.msg')

@@ -1,6 +1,7 @@
 import type { ForkReport, ImetaFields } from '@roost/nip29'
 import type { GroupPreview } from './community'
 import type { ConnectionState } from './connection'
+import type { SearchAnswer } from './search'
 import type {
   Answer,
   BrowseEntry,
@@ -99,6 +100,8 @@ export interface AppApi {
   snapshot(): AppSnapshot
   group(key: string): GroupHandle | undefined
   profile(pubkey: string): Profile | undefined
+  /** Searches messages in one group (`groupKey`) or in every group, newest first. */
+  search(text: string, groupKey?: string): Promise<SearchAnswer>
   /** Fetches a person's newest kind 0 again (when their profile card opens). */
   refreshProfile(pubkey: string): void
   /** Bumps when any profile changes, for components that show names. */

@@ -36,6 +36,7 @@ import { loadNotifyLevels, notifies, saveNotifyLevels, titleCount } from './noti
 import { ProfileBook } from './profiles'
 import { PublicMetadata } from './public-metadata'
 import { ReadStateSwitch } from './read-state'
+import { type SearchAnswer, searchMessages } from './search'
 import { type OpenSession, saveRelays } from './session'
 import { TabReadState } from './tab-read-state'
 import type { Answer, BrowseEntry, NotifyLevel, Profile, Settings } from './types'
@@ -297,6 +298,12 @@ class RoostApp implements AppApi {
   group(key: string): GroupAdapter | undefined {
     const g = this.roost.groups.group(key)
     return g ? this.adapters.get(g) : undefined
+  }
+
+  search(text: string, groupKey?: string): Promise<SearchAnswer> {
+    const where = groupKey === undefined ? this.roost.groups : this.roost.groups.group(groupKey)
+    if (!where) return Promise.resolve({ ok: false, message: 'That group is not open here.' })
+    return searchMessages(where, text, (key) => this.group(key)?.summary().name ?? key)
   }
 
   profile(pubkey: string): Profile | undefined {
