@@ -62,15 +62,21 @@ afterAll(async () => {
 beforeEach(() => screenshotsOnFailure(() => [ada, bob]))
 
 /** Ada's newest kind 9 on the relay. */
-async function newestMessage() {
+/** Ada's message whose text starts with `text`, as the relay stores it (found by content, not time). */
+async function sentMessage(text: string) {
   const pool = new SimplePool()
   try {
-    const events = await pool.querySync([stack.relay.url], {
-      kinds: [9],
-      authors: [ada.pubkey!],
-      '#h': [groupId],
-    })
-    return events.sort((a, b) => b.created_at - a.created_at)[0]
+    for (let i = 0; i < 40; i++) {
+      const events = await pool.querySync([stack.relay.url], {
+        kinds: [9],
+        authors: [ada.pubkey!],
+        '#h': [groupId],
+      })
+      const found = events.find((e) => e.content.startsWith(text))
+      if (found) return found
+      await new Promise((r) => setTimeout(r, 250))
+    }
+    return undefined
   } finally {
     pool.close([stack.relay.url])
   }
@@ -93,7 +99,7 @@ describe('images and files', () => {
     await messageIn(ada, 'a photo').waitFor()
     await expect.poll(() => ada.page.getByTestId('attachment').count()).toBe(0)
 
-    const event = await newestMessage()
+    const event = await sentMessage('a photo')
     const [meta] = imetaOf(event!)
     const sha = createHash('sha256').update(image).digest('hex')
     expect(meta).toMatchObject({
@@ -190,7 +196,7 @@ describe('images and files', () => {
 
     await attach(ada, 'elsewhere.png', 'image/png', png(16, 16, 9))
     await send(ada, 'from my server')
-    const event = await newestMessage()
+    const event = await sentMessage('from my server')
     expect(imetaOf(event!)[0]?.url.startsWith(`${server}/`)).toBe(true)
     const mine = messageIn(ada, 'from my server')
     await expect.poll(() => mine.locator('img').evaluate((el: HTMLImageElement) => el.naturalWidth)).toBe(16)
