@@ -111,7 +111,7 @@ export function AttachButton(props: { onFiles: (files: File[]) => void; disabled
         disabled={props.disabled}
         onClick={() => ref.current?.click()}
       >
-        📎
+        <Icon name="paperclip" />
       </button>
     </>
   )

@@ -5,6 +5,7 @@ import { useAppSnapshot } from '../hooks'
 import { hostOf, mayAutoLoad, trustedOrigins } from '../lib/media-hosts'
 import { safeHttpUrl, tokenize } from '../lib/safe-url'
 import type { MessageItem } from '../model/types'
+import { Icon } from './Icon'
 import './message-media.css'
 
 /** Widest an inline image is drawn, CSS pixels; taller images are scaled to keep their ratio. */
@@ -140,7 +141,7 @@ function FileChip(props: { file: ImetaFields; tabIndex?: number }) {
       data-testid="file-chip"
     >
       <span className="file-icon" aria-hidden="true">
-        📄
+        <Icon name="file" />
       </span>
       <span className="file-name">{fileName(f.url)}</span>
       <span className="file-meta">{[f.m, formatSize(f.size)].filter(Boolean).join(' · ')}</span>
