@@ -2,11 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { contentMatches, searchTerms } from '@roost/nip29'
+import Database from 'better-sqlite3'
 import fc from 'fast-check'
 import type { Filter, NostrEvent } from 'nostr-tools'
 import { matchFilter } from 'nostr-tools/filter'
 import { describe, expect, it } from 'vitest'
 import { EventDatabase } from '../src/store/database'
+import { SCHEMA } from '../src/store/schema'
 
 const hex = (n: number) => n.toString(16).padStart(64, '0')
 
@@ -161,20 +163,53 @@ describe('SQLite search (NIP-50) against a word-prefix model', () => {
     )
   })
 
+  /** Writes a file as an older relay did: the schema without search, plus `extra` SQL, and one event. */
+  function olderFile(path: string, extra: string, e: NostrEvent): void {
+    const old = new Database(path)
+    old.exec(SCHEMA + extra)
+    old
+      .prepare('INSERT INTO events (id, pubkey, kind, created_at, grp, json) VALUES (?, ?, ?, ?, NULL, ?)')
+      .run(e.id, e.pubkey, e.kind, e.created_at, JSON.stringify(e))
+    old.close()
+  }
+
   it('indexes the events of a file written before the search index existed', () => {
     const dir = mkdtempSync(join(tmpdir(), 'roost-search-'))
     const path = join(dir, 'relay.db')
     try {
-      const old = new EventDatabase(path, () => hex(0))
-      old.sql.exec('DROP TRIGGER events_fts_insert; DROP TRIGGER events_fts_delete; DROP TABLE events_fts')
       const e = { id: hex(1), pubkey: hex(1), kind: 9, created_at: 1, tags: [], sig: '0'.repeat(128) }
-      old.insert({ ...e, content: 'written before the index' })
-      old.close()
+      olderFile(path, '', { ...e, content: 'written before the index' })
       const db = new EventDatabase(path, () => hex(0))
       db.insert({ ...e, id: hex(2), content: 'written after the index' })
       expect(db.query({ search: 'written index' }, 10).map((r) => r.id)).toEqual([hex(1), hex(2)])
       db.deleteIds([hex(1)])
       expect(db.query({ search: 'before' }, 10)).toEqual([])
+      db.close()
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('opens a file whose index an insert trigger kept, and indexes each new event once', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'roost-search-'))
+    const path = join(dir, 'relay.db')
+    try {
+      // The index as the previous release kept it: filled by a trigger on every insert.
+      const triggered = `
+        CREATE VIRTUAL TABLE events_fts USING fts5(
+          content, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2');
+        CREATE TRIGGER events_fts_insert AFTER INSERT ON events
+        WHEN json_extract(new.json, '$.content') <> '' BEGIN
+          INSERT INTO events_fts (rowid, content) VALUES (new.rowid, json_extract(new.json, '$.content'));
+        END;`
+      const e = { id: hex(1), pubkey: hex(1), kind: 9, created_at: 1, tags: [], sig: '0'.repeat(128) }
+      olderFile(path, triggered, { ...e, content: 'kept by the trigger' })
+      const db = new EventDatabase(path, () => hex(0))
+      expect(db.insert({ ...e, id: hex(2), content: 'kept by the relay' })).toBe('saved')
+      expect(db.query({ search: 'kept' }, 10).map((r) => r.id)).toEqual([hex(1), hex(2)])
+      // The relay indexes each insert itself now: the old trigger is gone, or it would index twice.
+      const triggers = db.sql.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger'").pluck().all()
+      expect(triggers).toEqual(['events_fts_delete'])
       db.close()
     } finally {
       rmSync(dir, { recursive: true, force: true })

@@ -3,7 +3,7 @@ import Database from 'better-sqlite3'
 import type { Filter, NostrEvent } from 'nostr-tools'
 import type { GroupRecord } from '../groups/record'
 import { SCHEMA } from './schema'
-import { ftsQuery, installSearch } from './search-sqlite'
+import { ftsQuery, installSearch, SEARCH_INSERT } from './search-sqlite'
 import type { InsertResult, StoredRow } from './store'
 
 export type { InsertResult, StoredRow } from './store'
@@ -69,6 +69,7 @@ export class EventDatabase {
       insert: s.prepare(
         'INSERT INTO events (id, pubkey, kind, created_at, d, grp, json) VALUES (@id, @pubkey, @kind, @created_at, @d, @grp, @json)',
       ),
+      insertSearch: s.prepare(SEARCH_INSERT),
       insertTag: s.prepare('INSERT INTO tags (event, name, value, created_at) VALUES (?, ?, ?, ?)'),
       deleteRow: s.prepare('DELETE FROM events WHERE rowid = ?'),
       deleteId: s.prepare('DELETE FROM events WHERE id = ?'),
@@ -132,6 +133,7 @@ export class EventDatabase {
       json: JSON.stringify(event),
     })
     const rowid = Number(info.lastInsertRowid)
+    if (event.content !== '') this.stmts.insertSearch.run(rowid, event.content)
     const seen = new Set<string>()
     for (const tag of event.tags) {
       const [name, value] = tag

@@ -1,21 +1,23 @@
 import type Database from 'better-sqlite3'
 
 /**
- * The NIP-50 index on SQLite: an FTS5 table of event contents kept by triggers on `events`, so the
- * insert path itself is unchanged. Diacritics are folded (`wörld` finds `world`).
+ * The NIP-50 index on SQLite: an FTS5 table of event contents. `EventDatabase.insert` adds each
+ * stored event's content itself (it holds the content already; a trigger would parse the stored
+ * JSON again for every insert) and a trigger removes it with the event. Diacritics are folded
+ * (`wörld` finds `world`).
  */
 const SEARCH_SCHEMA = `
 CREATE VIRTUAL TABLE IF NOT EXISTS events_fts USING fts5(
   content, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2'
 );
-CREATE TRIGGER IF NOT EXISTS events_fts_insert AFTER INSERT ON events
-WHEN json_extract(new.json, '$.content') <> '' BEGIN
-  INSERT INTO events_fts (rowid, content) VALUES (new.rowid, json_extract(new.json, '$.content'));
-END;
+DROP TRIGGER IF EXISTS events_fts_insert;
 CREATE TRIGGER IF NOT EXISTS events_fts_delete AFTER DELETE ON events BEGIN
   DELETE FROM events_fts WHERE rowid = old.rowid;
 END;
 `
+
+/** Adds one stored event's content to the index (nothing for an empty content). */
+export const SEARCH_INSERT = 'INSERT INTO events_fts (rowid, content) VALUES (?, ?)'
 
 /** Creates the search index if the file lacks it, indexing the events already stored. */
 export function installSearch(db: Database.Database): void {
