@@ -8,7 +8,9 @@ const storeFree = ['cli', 'exports', 'layers', 'pure', 'query-model', 'verify'].
   (name) => `packages/relay/test/${name}.test.ts`,
 )
 /** Tests that inject faults inside SQLite itself: they run with the SQLite project only. */
-const sqliteOnly = ['ingest-sqlite-faults'].map((name) => `packages/relay/test/${name}.test.ts`)
+const sqliteOnly = ['ingest-sqlite-faults', 'sqlite-checkpoints'].map(
+  (name) => `packages/relay/test/${name}.test.ts`,
+)
 /** Tests of several relay processes on one database: PostgreSQL only. */
 const clusterTests = 'packages/relay/test/cluster*.test.ts'
 

@@ -1,5 +1,6 @@
 import type { Filter, NostrEvent } from 'nostr-tools'
 import type { GroupRecord } from '../groups/record'
+import { Checkpointer } from './checkpointer'
 import { EventDatabase } from './database'
 import type { EventStore, InsertResult, RingEntry, StoredRow, StoreTransaction } from './store'
 
@@ -65,6 +66,8 @@ export class SqliteStore implements EventStore {
   private waiting: WaitingRead[] = []
 
   private readonly tx
+  /** WAL checkpoints off the writer's thread (file databases only). */
+  private readonly checkpoints: Checkpointer | undefined
   /** Prepared once: a unit opens and closes one savepoint. */
   private readonly savepoint
   private readonly release
@@ -78,6 +81,7 @@ export class SqliteStore implements EventStore {
     }
     this.savepoint = this.db.sql.prepare('SAVEPOINT unit')
     this.release = this.db.sql.prepare('RELEASE unit')
+    this.checkpoints = path === ':memory:' || path === '' ? undefined : new Checkpointer(this.db.sql, path)
     for (const g of this.db.loadGroups()) this.records.set(g.id, g)
   }
 
@@ -185,6 +189,7 @@ export class SqliteStore implements EventStore {
     this.settledUpTo = Math.max(this.settledUpTo, batch.last)
     if (failure) batch.reject(failure.err)
     else {
+      this.checkpoints?.committed()
       for (const [id, g] of batch.overlay) {
         if (g) this.records.set(id, g)
         else this.records.delete(id)
@@ -288,6 +293,7 @@ export class SqliteStore implements EventStore {
   }
   async close(): Promise<void> {
     await this.idle()
+    await this.checkpoints?.close()
     this.db.close()
   }
 
