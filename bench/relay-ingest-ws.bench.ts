@@ -9,8 +9,8 @@
  * spread over them.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { loadavg, tmpdir } from 'node:os'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { NostrEvent } from 'nostr-tools/core'
@@ -171,6 +171,46 @@ function wasmOneThread(events: NostrEvent[]): number {
   return (copies.length * 1000) / (performance.now() - start)
 }
 
+/**
+ * CPU seconds the relay process has used so far: its main thread, and all its other threads (the
+ * verification workers, the checkpoint thread, libuv). Read from /proc; undefined off Linux.
+ */
+function relayCpu(pid: number): { main: number; others: number } | undefined {
+  try {
+    let main = 0
+    let others = 0
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8')
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+      const seconds = (Number(fields[11]) + Number(fields[12])) / 100 // utime + stime, in clock ticks
+      if (tid === String(pid)) main += seconds
+      else others += seconds
+    }
+    return { main, others }
+  } catch {
+    return undefined
+  }
+}
+
+/** Runs `ingest` and reports the CPU time per event of the relay's main thread, its other threads and this client. */
+async function measured(ws: WebSocket, events: NostrEvent[], pid: number) {
+  const before = relayCpu(pid)
+  const mine = process.cpuUsage()
+  const result = await ingest(ws, events)
+  const used = process.cpuUsage(mine)
+  const after = relayCpu(pid)
+  const perEvent = (s: number) => (s * 1000) / events.length
+  const cpu =
+    before && after
+      ? {
+          main: perEvent(after.main - before.main),
+          others: perEvent(after.others - before.others),
+          client: perEvent((used.user + used.system) / 1e6),
+        }
+      : undefined
+  return { ...result, cpu }
+}
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number
 const spread = (xs: number[]) => `${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)}`
 
@@ -189,36 +229,48 @@ try {
   const wasm: number[] = []
   const p99s: number[] = []
   const p50s: number[] = []
+  const cpus: { main: number; others: number; client: number }[] = []
   for (let r = 0; r < ROUNDS; r++) {
     await makeGroup(setup, `small-${r}`, 0)
     await makeGroup(setup, `big-${r}`, BIG - AUTHORS)
     // Alternate which group goes first, so drifting load from elsewhere hits both.
     const a = messages(`small-${r}`, N)
     const b = messages(`big-${r}`, N)
-    const x = r % 2 === 0 ? await ingest(ws, a) : undefined
-    const y = await ingest(ws, b)
-    const z = x ?? (await ingest(ws, a))
+    const pid = child.pid as number
+    const x = r % 2 === 0 ? await measured(ws, a, pid) : undefined
+    const y = await measured(ws, b, pid)
+    const z = x ?? (await measured(ws, a, pid))
+    if (z.cpu) cpus.push(z.cpu)
     wasm.push(wasmOneThread(a))
     wasm.push(wasmOneThread(b))
     small.push(z.rate)
     big.push(y.rate)
     p99s.push(z.p99)
     p50s.push(z.p50)
+    const c = z.cpu
+      ? `, CPU per event: relay main ${z.cpu.main.toFixed(2)} ms, relay workers ${z.cpu.others.toFixed(2)} ms, client ${z.cpu.client.toFixed(2)} ms`
+      : ''
     console.log(
-      `round ${r}: 10 members ${Math.round(z.rate)}/s (p50 ${z.p50.toFixed(1)} ms, p99 ${z.p99.toFixed(1)} ms), ${BIG} members ${Math.round(y.rate)}/s (p99 ${y.p99.toFixed(1)} ms), wasm 1 thread ${Math.round(wasm[wasm.length - 2] as number)}–${Math.round(wasm[wasm.length - 1] as number)}/s`,
+      `round ${r}: 10 members ${Math.round(z.rate)}/s (p50 ${z.p50.toFixed(1)} ms, p99 ${z.p99.toFixed(1)} ms${c}), ${BIG} members ${Math.round(y.rate)}/s (p99 ${y.p99.toFixed(1)} ms), wasm 1 thread ${Math.round(wasm[wasm.length - 2] as number)}–${Math.round(wasm[wasm.length - 1] as number)}/s`,
     )
   }
   const wasmPerRound = small.map((_, r) => ((wasm[2 * r] as number) + (wasm[2 * r + 1] as number)) / 2)
   const vsWasm = small.map((s, r) => s / (wasmPerRound[r] as number))
   const bigVsSmall = big.map((b, r) => b / (small[r] as number))
   const workers = workersArg ?? 'one per core'
+  const mid = (k: 'main' | 'others' | 'client') => median(cpus.map((c) => c[k]))
+  const cores = availableParallelism()
+  const cpuNote =
+    cpus.length > 0
+      ? `; CPU per event (median): relay main thread ${mid('main').toFixed(2)} ms, relay's other threads (verification, checkpoints) ${mid('others').toFixed(2)} ms, this client ${mid('client').toFixed(2)} ms, so ${cores} cores allow at most ${Math.round((cores * 1000) / (mid('main') + mid('others') + mid('client')))}/s`
+      : ''
   const load = `load average ${loadavg()[1]?.toFixed(1)} over the last 5 minutes`
   record({
     name: 'relay-ingest-ws-file-vs-wasm-1-thread',
     unit: 'event',
     ours: median(small),
     baseline: median(wasmPerRound),
-    notes: `roost-relay in its own process (file db, workers: ${workers}), ${AUTHORS} authors over one WebSocket posting kind 9 with 3 previous refs each, ${IN_FLIGHT} EVENTs in flight, ${N} per round; baseline: one thread of nostr-wasm verifyEvent over fresh copies of the same events, same run; median of ${ROUNDS} rounds, ratio per round ${spread(vsWasm)}; EVENT→OK p50 ${median(p50s).toFixed(1)} ms, p99 ${median(p99s).toFixed(1)} ms (per round ${spread(p99s)} ms); ${load}`,
+    notes: `roost-relay in its own process (file db, workers: ${workers}), ${AUTHORS} authors over one WebSocket posting kind 9 with 3 previous refs each, ${IN_FLIGHT} EVENTs in flight, ${N} per round; baseline: one thread of nostr-wasm verifyEvent over fresh copies of the same events, same run; median of ${ROUNDS} rounds, ratio per round ${spread(vsWasm)}; EVENT→OK p50 ${median(p50s).toFixed(1)} ms, p99 ${median(p99s).toFixed(1)} ms (per round ${spread(p99s)} ms)${cpuNote}; ${load}`,
   })
   record({
     name: `relay-ingest-ws-file-${BIG}-members-vs-10-members`,
