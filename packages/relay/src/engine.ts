@@ -21,7 +21,7 @@ import { defaultVerifier } from './verify'
 import { VerifyPool } from './verify-pool'
 
 /** EVENTs one connection may have queued for storage and not yet committed before it waits. */
-const UNITS_PER_CONNECTION = 16
+const UNITS_PER_CONNECTION = 64
 
 /** Profiles, contacts, deletions, relay and group lists, DM relays, NIP-46 signer traffic, app data (NIP-RS). */
 const DEFAULT_NON_GROUP_KINDS = [0, 3, 5, 10002, 10009, 10050, 24133, 30078]
