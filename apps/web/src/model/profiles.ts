@@ -1,6 +1,8 @@
 /**
  * Names and pictures (kind 0) of the people in the open groups: read from the local store at
- * once, then asked from the relays in small batches. Only the newest kind 0 per person counts.
+ * once, then asked from the relays in small batches, and followed live afterwards (one
+ * subscription per relay, renewed as people are added), so a new name shows without a reload.
+ * Only the newest kind 0 per person counts.
  */
 import type { EventStore, RelayPool } from '@roost/client'
 import type { NostrEvent } from 'nostr-tools'
@@ -8,6 +10,10 @@ import type { Profile } from './types'
 
 const BATCH_MS = 150
 const MAX_AUTHORS = 100
+/** People followed live at most (the most recently seen); the others are still fetched once. */
+const MAX_LIVE = 500
+/** The live subscription's id on each relay (a new filter replaces the old one under the same id). */
+const LIVE_ID = 'profiles'
 
 function parseProfile(event: NostrEvent): Profile | undefined {
   try {
@@ -30,6 +36,10 @@ export class ProfileBook {
   private timer: ReturnType<typeof setTimeout> | undefined
   private version = 0
   private closed = false
+  /** The live subscriptions start here: nothing published after the first fetch is missed by a renewal. */
+  private readonly since = Math.floor(Date.now() / 1000)
+  /** The open live subscriptions, by relay. */
+  private readonly live = new Map<string, { close(): void }>()
 
   constructor(
     private readonly pool: RelayPool,
@@ -80,14 +90,39 @@ export class ProfileBook {
     const fetched = await this.pool
       .fetch(this.relays(), [{ kinds: [0], authors }], { timeout: 4000 })
       .catch(() => [])
-    for (const e of fetched) {
-      this.ingest(e)
-      void this.store.add(e).catch(() => undefined)
+    for (const e of fetched) this.keep(e)
+    if (!this.closed) this.follow()
+  }
+
+  private keep(event: NostrEvent): void {
+    this.ingest(event)
+    void this.store.add(event).catch(() => undefined)
+  }
+
+  /** (Re)opens the live subscription on each relay for everyone asked about so far; closes it where a relay left the list. */
+  private follow(): void {
+    const authors = [...this.asked].slice(-MAX_LIVE)
+    const relays = new Set(this.relays())
+    for (const [relay, sub] of this.live) {
+      if (relays.has(relay)) continue
+      sub.close()
+      this.live.delete(relay)
+    }
+    for (const relay of relays) {
+      const sub = this.pool.subscribe(
+        relay,
+        [{ kinds: [0], authors, since: this.since }],
+        { onevent: (e) => this.keep(e) },
+        { id: LIVE_ID },
+      )
+      this.live.set(relay, sub)
     }
   }
 
   close(): void {
     this.closed = true
     if (this.timer) clearTimeout(this.timer)
+    for (const sub of this.live.values()) sub.close()
+    this.live.clear()
   }
 }

@@ -80,13 +80,13 @@ describe('people', () => {
     await c.getByText('Profile published.').waitFor()
     await ada.page.keyboard.press('Escape')
 
-    // Opening her card asks the relay for her newest profile; the timeline follows.
+    // Bob's timeline follows live: he opens nothing and reloads nothing.
     const row = messageIn(bob, 'hello bob')
-    await row.getByRole('button', { name: 'Profile of Ada', exact: true }).click()
+    await row.getByRole('button', { name: 'Ada L.', exact: true }).waitFor()
+    await row.getByRole('button', { name: 'Profile of Ada L.', exact: true }).click()
     const seen = card(bob)
     await seen.getByText('Counts things.').waitFor()
     await seen.getByText('Ada L.', { exact: true }).waitFor()
-    await row.getByRole('button', { name: 'Ada L.', exact: true }).waitFor()
     const picture = seen.locator('img.avatar')
     await expect
       .poll(() => picture.getAttribute('src'))
