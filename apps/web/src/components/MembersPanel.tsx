@@ -21,8 +21,11 @@ function MemberRow(props: {
     <li>
       <PersonAvatar pubkey={m.pubkey} size={28} />
       <span className="mname">
-        <PersonName pubkey={m.pubkey} interactive />
-        {props.me ? ' (you)' : ''}
+        <PersonName
+          pubkey={m.pubkey}
+          interactive
+          suffix={props.me ? <span className="hint"> (you)</span> : undefined}
+        />
         {m.roles.map((r) => (
           <span key={r} className="role" title={props.describe?.(r)}>
             {r}

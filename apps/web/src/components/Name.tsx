@@ -1,4 +1,5 @@
 import { nip19 } from 'nostr-tools'
+import type { ReactNode } from 'react'
 import { useProfile } from '../hooks'
 import { cleanName } from '../lib/bidi'
 import { shortNpub } from '../lib/format'
@@ -50,6 +51,8 @@ export function PersonName(props: {
   className?: string
   interactive?: boolean
   tabIndex?: number
+  /** Shown after the name, inside its button (so a short name's 44 px touch target leaves no gap). */
+  suffix?: ReactNode
 }) {
   const name = useDisplayName(props.pubkey)
   const people = usePeople()
@@ -63,6 +66,7 @@ export function PersonName(props: {
           …{npubSuffix(props.pubkey)}
         </span>
       ) : null}
+      {props.suffix}
     </>
   )
   if (props.interactive && people) {

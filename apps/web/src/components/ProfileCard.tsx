@@ -49,7 +49,10 @@ export function ProfileCard(props: {
           </p>
         ) : null}
         <div className="npub-row">
-          <code data-testid="profile-npub">{npub}</code>
+          <code data-testid="profile-npub" title={npub}>
+            <span className="npub-head">{npub.slice(0, -8)}</span>
+            <span className="npub-tail">{npub.slice(-8)}</span>
+          </code>
           <button type="button" className="btn small" onClick={() => void copy()}>
             {copied ? 'Copied' : 'Copy npub'}
           </button>
