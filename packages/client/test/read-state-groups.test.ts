@@ -1,3 +1,4 @@
+import { mentionUri } from '@roost/nip29'
 import { afterEach, describe, expect, it } from 'vitest'
 import { WebSocket } from 'ws'
 import { createRoost, LocalSigner, MemoryEventStore, nobleVerifier, RelayPool } from '../src'
@@ -101,5 +102,36 @@ describe('read state across devices through groups', () => {
     await until(gl, (s) => s.unread === 0, 3_000)
     expect(Date.now() - started).toBeLessThan(3_000)
     expect(laptop.sync.effective(gl.key.toString())).toBe(phone.sync.effective(gp.key.toString()))
+  })
+
+  it('a mention read on one device clears the mention badge on the other too', async () => {
+    const relay = await h.relay()
+    const id = await relay.createGroup({ name: 'Mention me' })
+    const alice = LocalSigner.generate()
+    const aliceKey = await alice.getPublicKey()
+    const phone = aliceDevice(relay.url, alice)
+    const laptop = aliceDevice(relay.url, alice)
+    await Promise.all([phone.sync.ready, laptop.sync.ready])
+    const gp = await phone.roost.groups.join(groupCode(relay, id))
+    const gl = await laptop.roost.groups.join(groupCode(relay, id))
+    await until(gp, (s) => s.membership.status === 'member')
+    // Read up to now on the phone (synced), so the mention below is the only unread message.
+    gp.markRead()
+    phone.fake.advance(5_000)
+    await until(gl, (s) => s.membership.status === 'member')
+
+    const bob = h.roost()
+    const b = await bob.groups.join(groupCode(relay, id))
+    await until(b, (s) => s.membership.status === 'member')
+    await b.sendMessage(`over to you ${mentionUri(aliceKey)}`)
+    await b.sendMessage('and a plain one')
+    await until(gp, (s) => s.mentions === 1 && s.unread === 2)
+    await until(gl, (s) => s.mentions === 1 && s.unread === 2)
+
+    gp.markRead()
+    expect(gp.unreadMentions()).toBe(0)
+    expect(gl.unreadMentions()).toBe(1)
+    phone.fake.advance(5_000) // the debounce elapses on the phone
+    await until(gl, (s) => s.mentions === 0 && s.unread === 0, 3_000)
   })
 })
