@@ -10,9 +10,11 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { Worker } from 'node:worker_threads'
 import type { NostrEvent } from 'nostr-tools/core'
 import { generateSecretKey, getPublicKey } from 'nostr-tools/pure'
 import { initNostrWasm } from 'nostr-wasm'
@@ -171,6 +173,43 @@ function wasmOneThread(events: NostrEvent[]): number {
   return (copies.length * 1000) / (performance.now() - start)
 }
 
+/** A thread verifying the JSON events it is sent with nostr-wasm; answers with the milliseconds it took. */
+const VERIFY_THREAD = `
+const { parentPort, workerData } = require('node:worker_threads')
+import(workerData.nostrWasm).then(async ({ initNostrWasm }) => {
+  const nw = await initNostrWasm()
+  parentPort.on('message', (events) => {
+    const start = performance.now()
+    for (const json of events) nw.verifyEvent(JSON.parse(json))
+    parentPort.postMessage(performance.now() - start)
+  })
+})
+`
+const nostrWasmUrl = pathToFileURL(createRequire(import.meta.url).resolve('nostr-wasm')).href
+const threads = Array.from(
+  { length: availableParallelism() },
+  () => new Worker(VERIFY_THREAD, { eval: true, workerData: { nostrWasm: nostrWasmUrl } }),
+)
+const onThread = (w: Worker, events: string[]) =>
+  new Promise<number>((resolve) => {
+    w.once('message', resolve)
+    w.postMessage(events)
+  })
+
+/**
+ * What this machine's cores can verify at all: the same events on one thread, then on every core
+ * at once (one thread each, all in parallel); events/s of each. No relay, no client, no I/O.
+ */
+async function verifyCeiling(events: NostrEvent[]): Promise<{ one: number; all: number }> {
+  const json = events.map((e) => JSON.stringify(e))
+  const first = threads[0] as Worker
+  const one = (json.length * 1000) / (await onThread(first, json))
+  const start = performance.now()
+  await Promise.all(threads.map((w) => onThread(w, json)))
+  const all = (json.length * threads.length * 1000) / (performance.now() - start)
+  return { one, all }
+}
+
 /**
  * CPU seconds the relay process has used so far: its main thread, and all its other threads (the
  * verification workers, the checkpoint thread, libuv). Read from /proc; undefined off Linux.
@@ -230,6 +269,8 @@ try {
   const p99s: number[] = []
   const p50s: number[] = []
   const cpus: { main: number; others: number; client: number }[] = []
+  const ceilings: { one: number; all: number }[] = []
+  await verifyCeiling(warm)
   for (let r = 0; r < ROUNDS; r++) {
     await makeGroup(setup, `small-${r}`, 0)
     await makeGroup(setup, `big-${r}`, BIG - AUTHORS)
@@ -243,6 +284,7 @@ try {
     if (z.cpu) cpus.push(z.cpu)
     wasm.push(wasmOneThread(a))
     wasm.push(wasmOneThread(b))
+    ceilings.push(await verifyCeiling(a))
     small.push(z.rate)
     big.push(y.rate)
     p99s.push(z.p99)
@@ -258,8 +300,8 @@ try {
   const vsWasm = small.map((s, r) => s / (wasmPerRound[r] as number))
   const bigVsSmall = big.map((b, r) => b / (small[r] as number))
   const workers = workersArg ?? 'one per core'
-  const mid = (k: 'main' | 'others' | 'client') => median(cpus.map((c) => c[k]))
   const cores = availableParallelism()
+  const mid = (k: 'main' | 'others' | 'client') => median(cpus.map((c) => c[k]))
   const cpuNote =
     cpus.length > 0
       ? `; CPU per event (median): relay main thread ${mid('main').toFixed(2)} ms, relay's other threads (verification, checkpoints) ${mid('others').toFixed(2)} ms, this client ${mid('client').toFixed(2)} ms, so ${cores} cores allow at most ${Math.round((cores * 1000) / (mid('main') + mid('others') + mid('client')))}/s`
@@ -279,8 +321,17 @@ try {
     baseline: median(small),
     notes: `the same ingest into a ${BIG}-member group vs a 10-member group on the same relay, rounds alternating; median of ${ROUNDS} rounds, ratio per round ${spread(bigVsSmall)}`,
   })
+  const allVsOne = ceilings.map((c) => c.all / c.one)
+  record({
+    name: `verify-wasm-${cores}-threads-vs-1-thread`,
+    unit: 'event',
+    ours: median(ceilings.map((c) => c.all)),
+    baseline: median(ceilings.map((c) => c.one)),
+    notes: `the ceiling the relay's ingest row is measured under: nostr-wasm verifyEvent (JSON.parse included) over the same ${N} events on ${cores} worker threads at once vs on one, nothing else running; median of ${ROUNDS} rounds, ratio per round ${spread(allVsOne)}; ${load}`,
+  })
   for (const s of [setup, ws]) s.close()
 } finally {
+  await Promise.all(threads.map((w) => w.terminate()))
   child.kill('SIGTERM')
   await new Promise((resolve) => child.once('exit', resolve))
   rmSync(dir, { recursive: true, force: true })
