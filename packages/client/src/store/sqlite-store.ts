@@ -10,7 +10,6 @@ import {
   checkQuery,
   indexedTags,
   NO_FORK,
-  newestFirst,
   replaceD,
   serializeValue,
   stateFork,
@@ -115,7 +114,8 @@ export class SqliteEventStore implements EventStore {
     unlinkFork: Statement
     dropTags: Statement
     dropEventIfOrphan: Statement
-    newestPerFork: Statement
+    newestOfFork: Statement
+    newestOfForkExact: Statement
     get: Statement
     getStateMeta: Statement
     putState: Statement
@@ -150,16 +150,19 @@ export class SqliteEventStore implements EventStore {
       dropEventIfOrphan: p(
         'DELETE FROM events WHERE rowid = ? AND NOT EXISTS (SELECT 1 FROM forks WHERE event = ?)',
       ),
-      // Every fork's newest page in one statement: for each fork (json_each), one range of
-      // forks_timeline from the created_at of its limit-th newest event up. That range can hold a
-      // few more rows when several share that second; the id tie-break and the cut are done in JS.
-      newestPerFork: p(
-        `SELECT j.key, e.json, f.seq FROM json_each(?) j
-         JOIN forks f ON f.fork = j.value AND f.created_at >= coalesce(
-           (SELECT x.created_at FROM forks x WHERE x.fork = j.value ORDER BY x.created_at DESC LIMIT 1 OFFSET ?),
-           ${Number.MIN_SAFE_INTEGER})
-         JOIN events e ON e.rowid = f.event`,
+      // One fork's newest page: a walk down forks_order, already in timeline order (decision 12:
+      // created_at, then arrival), so nothing is sorted. Arrival sequences are unique except 0,
+      // which rows stored before schema 2 share; a page holding one is read again exactly below.
+      newestOfFork: p(
+        `SELECT e.json, f.seq FROM forks f JOIN events e ON e.rowid = f.event
+         WHERE f.fork = ? ORDER BY f.created_at DESC, f.seq DESC LIMIT ?`,
       ).raw(),
+      // The same page with the id tie-break among equal (created_at, seq): a sort SQLite does only
+      // within each run of ties.
+      newestOfForkExact: p(
+        `SELECT e.json FROM forks f JOIN events e ON e.rowid = f.event
+         WHERE f.fork = ? ORDER BY f.created_at DESC, f.seq DESC, e.id ASC LIMIT ?`,
+      ).pluck(),
       get: p('SELECT json FROM events WHERE id = ?'),
       getStateMeta: p('SELECT id, created_at FROM state WHERE relay = ? AND kind = ? AND d = ?'),
       putState: p(
@@ -309,24 +312,26 @@ export class SqliteEventStore implements EventStore {
   async newestPerFork(forks: readonly string[], limit: number): Promise<Map<string, NostrEvent[]>> {
     this.open()
     checkForks(forks, limit)
-    const unique = [...new Set(forks)]
-    const pages: NostrEvent[][] = unique.map(() => [])
-    if (limit > 0 && unique.length > 0) {
-      const rows = this.sql.newestPerFork.all(JSON.stringify(unique), limit - 1) as [number, string, number][]
-      const seqs = new Map<string, number>()
+    const pages = new Map<string, NostrEvent[]>()
+    for (const fork of forks) {
+      if (pages.has(fork)) continue
+      const page: NostrEvent[] = []
+      pages.set(fork, page)
+      if (limit === 0) continue
+      const rows = this.sql.newestOfFork.all(fork, limit) as [string, number][]
+      let legacy = false
       // Our own rows: verified when they arrived (decision 10), so parsed and branded, not re-checked.
-      for (const [i, json, seq] of rows) {
-        const e = branded(JSON.parse(json))
-        seqs.set(`${i} ${e.id}`, seq) // an event in two forks has a sequence in each
-        ;(pages[i] as NostrEvent[]).push(e)
+      for (const [json, seq] of rows) {
+        if (seq === 0) legacy = true
+        page.push(branded(JSON.parse(json)))
       }
-      pages.forEach((page, i) => {
-        const seq = (e: NostrEvent) => seqs.get(`${i} ${e.id}`)!
-        page.sort((a, b) => b.created_at - a.created_at || seq(b) - seq(a) || newestFirst(a, b))
-        if (page.length > limit) page.length = limit
-      })
+      if (legacy) {
+        page.length = 0
+        for (const json of this.sql.newestOfForkExact.all(fork, limit) as string[])
+          page.push(branded(JSON.parse(json)))
+      }
     }
-    return new Map(unique.map((fork, i) => [fork, pages[i] as NostrEvent[]]))
+    return pages
   }
 
   async get(id: string): Promise<NostrEvent | undefined> {
