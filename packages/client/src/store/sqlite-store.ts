@@ -130,10 +130,19 @@ export class SqliteEventStore implements EventStore {
 
   /** The last arrival sequence handed out (decision 12). */
   private nextSeq: number
+  /**
+   * Whether rows stored before schema 2 are held: they share arrival sequence 0, so their pages
+   * need the id tie-break. Every later row has a sequence of its own.
+   */
+  private readonly legacyTies: boolean
 
   private constructor(private readonly db: DB) {
     const p = (sql: string) => db.prepare(sql)
-    this.nextSeq = db.prepare('SELECT coalesce(max(seq), 0) FROM forks').pluck().get() as number
+    const seqs = db
+      .prepare('SELECT coalesce(max(seq), 0) AS last, coalesce(min(seq), 1) = 0 AS legacy FROM forks')
+      .get() as { last: number; legacy: number }
+    this.nextSeq = seqs.last
+    this.legacyTies = seqs.legacy === 1
     this.sql = {
       insertEvent: p(
         'INSERT OR IGNORE INTO events (id, pubkey, kind, created_at, d, json) VALUES (?, ?, ?, ?, ?, ?)',
@@ -151,14 +160,13 @@ export class SqliteEventStore implements EventStore {
         'DELETE FROM events WHERE rowid = ? AND NOT EXISTS (SELECT 1 FROM forks WHERE event = ?)',
       ),
       // One fork's newest page: a walk down forks_order, already in timeline order (decision 12:
-      // created_at, then arrival), so nothing is sorted. Arrival sequences are unique except 0,
-      // which rows stored before schema 2 share; a page holding one is read again exactly below.
+      // created_at, then arrival), so nothing is sorted.
       newestOfFork: p(
-        `SELECT e.json, f.seq FROM forks f JOIN events e ON e.rowid = f.event
+        `SELECT e.json FROM forks f JOIN events e ON e.rowid = f.event
          WHERE f.fork = ? ORDER BY f.created_at DESC, f.seq DESC LIMIT ?`,
-      ).raw(),
-      // The same page with the id tie-break among equal (created_at, seq): a sort SQLite does only
-      // within each run of ties.
+      ).pluck(),
+      // The same page with the id tie-break among equal (created_at, seq), for rows stored before
+      // schema 2: a sort SQLite does only within each run of ties.
       newestOfForkExact: p(
         `SELECT e.json FROM forks f JOIN events e ON e.rowid = f.event
          WHERE f.fork = ? ORDER BY f.created_at DESC, f.seq DESC, e.id ASC LIMIT ?`,
@@ -318,18 +326,9 @@ export class SqliteEventStore implements EventStore {
       const page: NostrEvent[] = []
       pages.set(fork, page)
       if (limit === 0) continue
-      const rows = this.sql.newestOfFork.all(fork, limit) as [string, number][]
-      let legacy = false
+      const statement = this.legacyTies ? this.sql.newestOfForkExact : this.sql.newestOfFork
       // Our own rows: verified when they arrived (decision 10), so parsed and branded, not re-checked.
-      for (const [json, seq] of rows) {
-        if (seq === 0) legacy = true
-        page.push(branded(JSON.parse(json)))
-      }
-      if (legacy) {
-        page.length = 0
-        for (const json of this.sql.newestOfForkExact.all(fork, limit) as string[])
-          page.push(branded(JSON.parse(json)))
-      }
+      for (const json of statement.all(fork, limit) as string[]) page.push(branded(JSON.parse(json)))
     }
     return pages
   }
