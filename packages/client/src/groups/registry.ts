@@ -161,15 +161,11 @@ export class GroupsRegistry {
       store.newestPerFork(forks, this.opts.initialLimit ?? 50),
       store.statePerFork(forks),
     ])
-    await Promise.all(
-      listed.map((key) =>
-        this.addGroup(key, {
-          fromStore: true,
-          page: pages.get(key.toString()),
-          state: states.get(key.toString()),
-        }),
-      ),
-    )
+    for (const key of listed) {
+      const fork = key.toString()
+      if (!this.index.has(fork))
+        this.fillGroup(this.createGroup(key), states.get(fork) ?? [], pages.get(fork) ?? [])
+    }
     this.notify()
     if (this.closed) return
     for (const group of this.index.values()) void this.open(group)
@@ -188,13 +184,30 @@ export class GroupsRegistry {
   }
 
   /** Creates the Group entity and loads its cached state and newest timeline from the store. */
-  private async addGroup(
-    key: GroupKey,
-    opts: { fromStore: boolean; relayKey?: string; page?: NostrEvent[]; state?: NostrEvent[] },
-  ): Promise<Group> {
+  private async addGroup(key: GroupKey, opts: { fromStore: boolean; relayKey?: string }): Promise<Group> {
     const existing = this.index.get(key.toString())
     if (existing) return existing
     if (opts.relayKey) this.relayKeys.hint(key.relay, opts.relayKey)
+    const group = this.createGroup(key)
+    const { store } = this.opts
+    const fork = key.toString()
+    const limit = this.opts.initialLimit ?? 50
+    // The first snapshot needs the state that renders (39000–39003), the newest page, and the
+    // membership, which the last session remembered (its 9000 may be far older than the page).
+    const [state, timeline] = await Promise.all([
+      Promise.all(
+        [KINDS.metadata, KINDS.admins, KINDS.members, KINDS.roles].map((k) =>
+          store.getState(key.relay, k, key.id.value),
+        ),
+      ),
+      store.query({ fork, limit }),
+    ])
+    this.fillGroup(group, state, timeline)
+    return group
+  }
+
+  /** The Group entity for a key, indexed (its cached state and timeline come with `fillGroup`). */
+  private createGroup(key: GroupKey): Group {
     const ctx: GroupContext = {
       pool: this.opts.pool,
       store: this.opts.store,
@@ -210,25 +223,19 @@ export class GroupsRegistry {
     }
     const group = new Group(key, ctx)
     this.index.set(key.toString(), group)
-    const { store } = this.opts
-    const fork = key.toString()
-    const limit = this.opts.initialLimit ?? 50
-    // The first snapshot needs the state that renders (39000–39003), the newest page, and the
-    // membership, which the last session remembered (its 9000 may be far older than the page).
-    const [state, timeline] = await Promise.all([
-      opts.state ??
-        Promise.all(
-          [KINDS.metadata, KINDS.admins, KINDS.members, KINDS.roles].map((k) =>
-            store.getState(key.relay, k, key.id.value),
-          ),
-        ),
-      opts.page ?? store.query({ fork, limit }),
-    ])
-    for (const e of state) if (e) group.ingest(e, { fromStore: true })
-    group.ingestStored(timeline)
-    const remembered = this.memberships[key.toString()]
-    if (remembered) group.rememberMembership(remembered)
     return group
+  }
+
+  /** Folds a group's cached state and newest page in, and the membership the last session folded. */
+  private fillGroup(
+    group: Group,
+    state: readonly (NostrEvent | undefined)[],
+    page: readonly NostrEvent[],
+  ): void {
+    for (const e of state) if (e) group.ingest(e, { fromStore: true })
+    group.ingestStored(page)
+    const remembered = this.memberships[group.key.toString()]
+    if (remembered) group.rememberMembership(remembered)
   }
 
   private rememberMembership(key: string, membership: Membership): void {
