@@ -44,6 +44,7 @@ const FOLD_AT_ONCE: ReadonlySet<number> = new Set([
   KINDS.removeUser,
   KINDS.deleteEvent,
 ])
+const foldAtOnce = (event: NostrEvent): boolean => FOLD_AT_ONCE.has(event.kind)
 
 /** What a group needs from its registry. */
 export interface GroupContext {
@@ -97,7 +98,10 @@ export class Group {
   private readonly state: GroupState
   private readonly membershipFold: MembershipFold
   private readonly unreadPart: GroupUnread
-  private readonly writes: GroupWrites
+  /** The writes, built on the first one (a cold start opens many groups and writes to none). */
+  private writer: GroupWrites | undefined
+  /** The join requests dismissed on this device, read from the store with the first request seen. */
+  private dismissedLoaded: Promise<void> | undefined
   private readonly storeWrites: StoreWrites
   private readonly requests: JoinRequestFold
   /** Whether the join requests were fetched for us as an admin since the last (re)subscription. */
@@ -134,14 +138,13 @@ export class Group {
     this.unreadPart = new GroupUnread(channel, () => this.folded(), ctx.readState)
     this.storeWrites = new StoreWrites(ctx.store, channel)
     this.requests = new JoinRequestFold(key.id.value)
-    void ctx.store
-      .getValue<unknown>(dismissedKey(channel))
-      .then((ids) => {
-        if (Array.isArray(ids) && this.requests.dismiss(ids)) this.changed()
-      })
-      .catch(() => {})
-    this.writes = new GroupWrites({
-      key,
+    this.unsubscribeReadState = ctx.readState?.subscribe(() => this.changed())
+  }
+
+  private get writes(): GroupWrites {
+    const ctx = this.ctx
+    this.writer ??= new GroupWrites({
+      key: this.key,
       pool: ctx.pool,
       signer: ctx.signer,
       me: ctx.me,
@@ -160,7 +163,21 @@ export class Group {
       ingest: (event) => this.ingest(event, { own: true }),
       refreshWindow: () => this.refreshWindow(),
     })
-    this.unsubscribeReadState = ctx.readState?.subscribe(() => this.changed())
+    return this.writer
+  }
+
+  /**
+   * Reads the join requests dismissed here (`dismissJoinRequest`) once, when the first request
+   * arrives: most groups never see one, and only admins are shown them.
+   */
+  private loadDismissed(): Promise<void> {
+    this.dismissedLoaded ??= this.ctx.store.getValue<unknown>(dismissedKey(this.key.toString())).then(
+      (ids) => {
+        if (Array.isArray(ids) && this.requests.dismiss(ids)) this.changed()
+      },
+      () => {},
+    )
+    return this.dismissedLoaded
   }
 
   // ── reading ────────────────────────────────────────────────────────────────────────────────
@@ -367,6 +384,7 @@ export class Group {
     if (!this.ownsTimelineEvent(event)) return false
     const older = opts.older ?? (!opts.own && !fromStore && this.backlog)
     const request = this.requests.add(event)
+    if (request) void this.loadDismissed()
     if (this.timeline.has(event.id)) {
       if (request) this.changed()
       return request
@@ -400,7 +418,7 @@ export class Group {
     this.unfolded = undefined
     for (const event of page) {
       if (!isVerified(event) || !this.ownsTimelineEvent(event)) continue
-      this.requests.add(event)
+      if (this.requests.add(event)) void this.loadDismissed()
       if (!this.timeline.has(event.id)) this.addToTimeline(event, true)
     }
   }
@@ -435,21 +453,13 @@ export class Group {
    * when something first reads the timeline, the unread counts or the `previous` window, or when
    * another event arrives (a cold start shows one group of many); a page holding state, membership,
    * join request or moderation kinds is folded at once, since the snapshot depends on them.
-   * Returns how many of its events the group took (verified, with the group's `h`).
    */
-  ingestStored(newestFirst: readonly NostrEvent[]): number {
-    if (this.closed) return 0
-    if (this.unfolded !== undefined || this.timeline.size > 0)
-      return this.ingestMany(newestFirst, { fromStore: true, older: true })
-    let taken = 0
-    for (const event of newestFirst) {
-      if (FOLD_AT_ONCE.has(event.kind)) return this.ingestMany(newestFirst, { fromStore: true, older: true })
-      if (isVerified(event) && this.ownsTimelineEvent(event)) taken++
-    }
-    if (taken === 0) return 0
-    this.unfolded = newestFirst
-    this.changed()
-    return taken
+  ingestStored(newestFirst: readonly NostrEvent[]): void {
+    if (this.closed || newestFirst.length === 0) return
+    if (this.unfolded === undefined && this.timeline.size === 0 && !newestFirst.some(foldAtOnce)) {
+      this.unfolded = newestFirst
+      this.changed()
+    } else this.ingestMany(newestFirst, { fromStore: true, older: true })
   }
 
   /** The relay key became known (or changed): re-check the state that waited for it. */
@@ -664,6 +674,7 @@ export class Group {
     const request = this.joinRequests().find((r) => r.pubkey === pubkey)
     if (!request || !this.requests.dismiss([request.event.id])) return
     this.changed()
+    await this.loadDismissed() // those dismissed earlier are kept beside this one
     await this.ctx.store.setValue(dismissedKey(this.key.toString()), this.requests.dismissedIds())
   }
 
