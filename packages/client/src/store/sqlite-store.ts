@@ -58,6 +58,7 @@ CREATE TABLE IF NOT EXISTS forks (
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS forks_order ON forks (fork, created_at DESC, seq DESC);
 CREATE INDEX IF NOT EXISTS forks_event ON forks (event);
+CREATE INDEX IF NOT EXISTS forks_seq ON forks (seq);
 CREATE TABLE IF NOT EXISTS state (
   relay TEXT NOT NULL,
   kind INTEGER NOT NULL,
@@ -138,8 +139,11 @@ export class SqliteEventStore implements EventStore {
 
   private constructor(private readonly db: DB) {
     const p = (sql: string) => db.prepare(sql)
+    // Both through forks_seq: a full scan of forks here cost a cold start its page cache.
     const seqs = db
-      .prepare('SELECT coalesce(max(seq), 0) AS last, coalesce(min(seq), 1) = 0 AS legacy FROM forks')
+      .prepare(
+        'SELECT coalesce((SELECT max(seq) FROM forks), 0) AS last, EXISTS (SELECT 1 FROM forks WHERE seq = 0) AS legacy',
+      )
       .get() as { last: number; legacy: number }
     this.nextSeq = seqs.last
     this.legacyTies = seqs.legacy === 1
