@@ -181,9 +181,7 @@ export class SqliteEventStore implements EventStore {
         'INSERT OR REPLACE INTO state (relay, kind, d, fork, created_at, id, json) VALUES (?, ?, ?, ?, ?, ?, ?)',
       ),
       getState: p('SELECT json FROM state WHERE relay = ? AND kind = ? AND d = ?'),
-      statePerFork: p(
-        'SELECT j.key, s.json FROM json_each(?) j JOIN state s ON s.fork = j.value ORDER BY j.key, s.kind',
-      ).raw(),
+      statePerFork: p('SELECT json FROM state WHERE fork = ?').pluck(),
       getValue: p('SELECT value FROM kv WHERE key = ?').pluck(),
       setValue: p('INSERT OR REPLACE INTO kv (key, value) VALUES (?, ?)'),
       deleteValue: p('DELETE FROM kv WHERE key = ?'),
@@ -384,13 +382,17 @@ export class SqliteEventStore implements EventStore {
   async statePerFork(forks: readonly string[]): Promise<Map<string, NostrEvent[]>> {
     this.open()
     checkForks(forks, 0)
-    const unique = [...new Set(forks)]
-    const lists: NostrEvent[][] = unique.map(() => [])
-    if (unique.length > 0) {
-      const rows = this.sql.statePerFork.all(JSON.stringify(unique)) as [number, string][]
-      for (const [i, json] of rows) (lists[i] as NostrEvent[]).push(branded(JSON.parse(json)))
+    const lists = new Map<string, NostrEvent[]>()
+    for (const fork of forks) {
+      if (lists.has(fork)) continue
+      // a handful of rows (one per state kind): ordered by kind here, without a sorter in SQLite
+      const list = (this.sql.statePerFork.all(fork) as string[]).map((json) => branded(JSON.parse(json)))
+      lists.set(
+        fork,
+        list.sort((a, b) => a.kind - b.kind),
+      )
     }
-    return new Map(unique.map((fork, i) => [fork, lists[i] as NostrEvent[]]))
+    return lists
   }
 
   async deleteFork(fork: string): Promise<void> {
