@@ -284,12 +284,18 @@ export class Group {
       unread: unread.messages,
       unreadThreads: unread.threads,
       mentions: this.unreadPart.mentions(),
+      // getters written in the literal (enumerable, like the fields): a cold start builds one
+      // snapshot per group, and defineProperties made each a slow dictionary object
+      get messages() {
+        rows.messages ??= timeline().messages()
+        return rows.messages
+      },
+      get threads() {
+        rows.threads ??= timeline().threads()
+        return rows.threads
+      },
     }
-    Object.defineProperties(snap, {
-      messages: { enumerable: true, get: () => (rows.messages ??= timeline().messages()) },
-      threads: { enumerable: true, get: () => (rows.threads ??= timeline().threads()) },
-    })
-    this.snap = Object.freeze(snap) as GroupSnapshot
+    this.snap = Object.freeze(snap) satisfies GroupSnapshot
     return this.snap
   }
 
