@@ -85,7 +85,8 @@ export interface GroupContext {
  */
 export class Group {
   readonly key: GroupKey
-  private readonly timeline: Timeline
+  /** The render fold, made when the first event goes in (a group kept unfolded needs none). */
+  private timelineValue: Timeline | undefined
   private readonly window = new PreviousWindow()
   /**
    * The newest-first page the store handed us at start, not folded into the timeline, the
@@ -134,7 +135,6 @@ export class Group {
       pin: (pubkey) => ctx.pinRelayKey(key.relay, pubkey),
     })
     this.membershipFold = new MembershipFold(ctx.me, this.state)
-    this.timeline = new Timeline(ctx.me, (pk) => this.state.isModerator(pk), channel)
     this.unreadPart = new GroupUnread(channel, () => this.folded(), ctx.readState)
     this.storeWrites = new StoreWrites(ctx.store, channel)
     this.requests = new JoinRequestFold(key.id.value)
@@ -440,6 +440,11 @@ export class Group {
     return event.tags.find((t) => t[0] === 'h')?.[1] === this.key.id.value
   }
 
+  private get timeline(): Timeline {
+    this.timelineValue ??= new Timeline(this.ctx.me, (pk) => this.state.isModerator(pk), this.key.toString())
+    return this.timelineValue
+  }
+
   private storeState(event: NostrEvent): void {
     void this.ctx.store.putState(this.key.relay, event).catch(() => {})
   }
@@ -462,7 +467,7 @@ export class Group {
    */
   ingestStored(newestFirst: readonly NostrEvent[]): void {
     if (this.closed || newestFirst.length === 0) return
-    if (this.unfolded === undefined && this.timeline.size === 0 && !newestFirst.some(foldAtOnce)) {
+    if (this.unfolded === undefined && !this.timelineValue?.size && !newestFirst.some(foldAtOnce)) {
       this.unfolded = newestFirst
       this.changed()
     } else this.ingestMany(newestFirst, { fromStore: true, older: true })

@@ -64,6 +64,7 @@ export class GroupsRegistry {
   private readonly relayKeys: RelayKeys
   private readonly lists: GroupListSync
   private memberships: Record<string, Membership> = {}
+  private context: GroupContext | undefined
   private membershipTimer: ReturnType<typeof setTimeout> | undefined
   private readonly listeners = new Set<() => void>()
   private me = ''
@@ -208,7 +209,15 @@ export class GroupsRegistry {
 
   /** The Group entity for a key, indexed (its cached state and timeline come with `fillGroup`). */
   private createGroup(key: GroupKey): Group {
-    const ctx: GroupContext = {
+    const group = new Group(key, this.groupContext())
+    this.index.set(key.toString(), group)
+    return group
+  }
+
+  /** What every group needs from the registry: one object for all of them (per account key). */
+  private groupContext(): GroupContext {
+    if (this.context?.me === this.me) return this.context
+    this.context = {
       pool: this.opts.pool,
       store: this.opts.store,
       signer: this.opts.signer,
@@ -221,9 +230,7 @@ export class GroupsRegistry {
       relayKeyPinned: (relay) => this.relayKeys.isPinned(relay),
       onMembership: (k, m) => this.rememberMembership(k, m),
     }
-    const group = new Group(key, ctx)
-    this.index.set(key.toString(), group)
-    return group
+    return this.context
   }
 
   /** Folds a group's cached state and newest page in, and the membership the last session folded. */
