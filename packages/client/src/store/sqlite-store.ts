@@ -181,7 +181,8 @@ export class SqliteEventStore implements EventStore {
         'INSERT OR REPLACE INTO state (relay, kind, d, fork, created_at, id, json) VALUES (?, ?, ?, ?, ?, ?, ?)',
       ),
       getState: p('SELECT json FROM state WHERE relay = ? AND kind = ? AND d = ?'),
-      statePerFork: p('SELECT json FROM state WHERE fork = ?').pluck(),
+      // every fork's state rows in one statement, unsorted (a handful per fork: ordered in JS)
+      statePerFork: p('SELECT j.key, s.json FROM json_each(?) j JOIN state s ON s.fork = j.value').raw(),
       getValue: p('SELECT value FROM kv WHERE key = ?').pluck(),
       setValue: p('INSERT OR REPLACE INTO kv (key, value) VALUES (?, ?)'),
       deleteValue: p('DELETE FROM kv WHERE key = ?'),
@@ -382,17 +383,14 @@ export class SqliteEventStore implements EventStore {
   async statePerFork(forks: readonly string[]): Promise<Map<string, NostrEvent[]>> {
     this.open()
     checkForks(forks, 0)
-    const lists = new Map<string, NostrEvent[]>()
-    for (const fork of forks) {
-      if (lists.has(fork)) continue
-      // a handful of rows (one per state kind): ordered by kind here, without a sorter in SQLite
-      const list = (this.sql.statePerFork.all(fork) as string[]).map((json) => branded(JSON.parse(json)))
-      lists.set(
-        fork,
-        list.sort((a, b) => a.kind - b.kind),
-      )
+    const unique = [...new Set(forks)]
+    const lists: NostrEvent[][] = unique.map(() => [])
+    if (unique.length > 0) {
+      const rows = this.sql.statePerFork.all(JSON.stringify(unique)) as [number, string][]
+      for (const [i, json] of rows) (lists[i] as NostrEvent[]).push(branded(JSON.parse(json)))
+      for (const list of lists) if (list.length > 1) list.sort((a, b) => a.kind - b.kind)
     }
-    return lists
+    return new Map(unique.map((fork, i) => [fork, lists[i] as NostrEvent[]]))
   }
 
   async deleteFork(fork: string): Promise<void> {
