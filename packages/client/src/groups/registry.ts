@@ -169,7 +169,13 @@ export class GroupsRegistry {
     }
     this.notify()
     if (this.closed) return
-    for (const group of this.index.values()) void this.open(group)
+    // Each group's subscription (and its relay's NIP-11 request) starts on the next task, so what
+    // the cache holds is shown first; a group joined or dropped meanwhile is left to that path.
+    const opening = [...this.index.values()]
+    setTimeout(() => {
+      if (this.closed) return
+      for (const group of opening) if (this.index.get(group.key.toString()) === group) void this.open(group)
+    }, 0)
     this.lists.watch()
   }
 
