@@ -105,6 +105,8 @@ function eventJson(e: NostrEvent): string {
  */
 export class SqliteEventStore implements EventStore {
   private readonly statements = new Map<string, Statement>()
+  /** newestPerFork's statements by page size. */
+  private readonly pageStatements = new Map<number, Statement>()
   private closed = false
   private readonly sql: {
     insertEvent: Statement
@@ -115,8 +117,6 @@ export class SqliteEventStore implements EventStore {
     unlinkFork: Statement
     dropTags: Statement
     dropEventIfOrphan: Statement
-    newestOfFork: Statement
-    newestOfForkExact: Statement
     get: Statement
     getStateMeta: Statement
     putState: Statement
@@ -163,18 +163,6 @@ export class SqliteEventStore implements EventStore {
       dropEventIfOrphan: p(
         'DELETE FROM events WHERE rowid = ? AND NOT EXISTS (SELECT 1 FROM forks WHERE event = ?)',
       ),
-      // One fork's newest page: a walk down forks_order, already in timeline order (decision 12:
-      // created_at, then arrival), so nothing is sorted.
-      newestOfFork: p(
-        `SELECT e.json FROM forks f JOIN events e ON e.rowid = f.event
-         WHERE f.fork = ? ORDER BY f.created_at DESC, f.seq DESC LIMIT ?`,
-      ).pluck(),
-      // The same page with the id tie-break among equal (created_at, seq), for rows stored before
-      // schema 2: a sort SQLite does only within each run of ties.
-      newestOfForkExact: p(
-        `SELECT e.json FROM forks f JOIN events e ON e.rowid = f.event
-         WHERE f.fork = ? ORDER BY f.created_at DESC, f.seq DESC, e.id ASC LIMIT ?`,
-      ).pluck(),
       get: p('SELECT json FROM events WHERE id = ?'),
       getStateMeta: p('SELECT id, created_at FROM state WHERE relay = ? AND kind = ? AND d = ?'),
       putState: p(
@@ -324,16 +312,42 @@ export class SqliteEventStore implements EventStore {
     this.open()
     checkForks(forks, limit)
     const pages = new Map<string, NostrEvent[]>()
+    if (limit === 0) {
+      for (const fork of forks) pages.set(fork, [])
+      return pages
+    }
+    const statement = this.newestOfFork(limit)
     for (const fork of forks) {
       if (pages.has(fork)) continue
       const page: NostrEvent[] = []
       pages.set(fork, page)
-      if (limit === 0) continue
-      const statement = this.legacyTies ? this.sql.newestOfForkExact : this.sql.newestOfFork
       // Our own rows: verified when they arrived (decision 10), so parsed and branded, not re-checked.
-      for (const json of statement.all(fork, limit) as string[]) page.push(branded(JSON.parse(json)))
+      for (const json of statement.all(fork) as string[]) page.push(branded(JSON.parse(json)))
     }
     return pages
+  }
+
+  /**
+   * The statement reading one fork's newest `limit` events: a walk down forks_order, already in
+   * timeline order (decision 12: created_at, then arrival), so nothing is sorted; with the id
+   * tie-break (a sort within each run of ties) only while rows from before schema 2 share seq 0.
+   * The limit is written into the SQL (a checked integer): SQLite walks a bound `LIMIT ?` about
+   * a third slower. A prepared statement per limit in use (a few kept).
+   */
+  private newestOfFork(limit: number): Statement {
+    let stmt = this.pageStatements.get(limit)
+    if (!stmt) {
+      const tieBreak = this.legacyTies ? ', e.id ASC' : ''
+      stmt = this.db
+        .prepare(
+          `SELECT e.json FROM forks f JOIN events e ON e.rowid = f.event
+           WHERE f.fork = ? ORDER BY f.created_at DESC, f.seq DESC${tieBreak} LIMIT ${limit}`,
+        )
+        .pluck()
+      if (this.pageStatements.size >= 8) this.pageStatements.clear()
+      this.pageStatements.set(limit, stmt)
+    }
+    return stmt
   }
 
   async get(id: string): Promise<NostrEvent | undefined> {
