@@ -263,7 +263,7 @@ export class Group {
     const unread = this.unreadPart.count()
     const rows: { messages?: readonly Message[]; threads?: readonly Thread[] } = {}
     this.snapRows = rows
-    const timeline = () => this.folded()
+    const group = this
     const snap = {
       key: this.key.toString(),
       relay: this.key.relay,
@@ -287,11 +287,11 @@ export class Group {
       // getters written in the literal (enumerable, like the fields): a cold start builds one
       // snapshot per group, and defineProperties made each a slow dictionary object
       get messages() {
-        rows.messages ??= timeline().messages()
+        rows.messages ??= group.folded().messages()
         return rows.messages
       },
       get threads() {
-        rows.threads ??= timeline().threads()
+        rows.threads ??= group.folded().threads()
         return rows.threads
       },
     }
@@ -339,7 +339,11 @@ export class Group {
       this.updateQueued = false
       if (this.closed) return
       const m = this.snapshot().membership
-      if (this.ctx.onMembership && JSON.stringify(m) !== JSON.stringify(this.reported)) {
+      if (
+        this.ctx.onMembership &&
+        m !== this.reported &&
+        JSON.stringify(m) !== JSON.stringify(this.reported)
+      ) {
         this.reported = m
         this.ctx.onMembership(this.key.toString(), m)
       }
