@@ -100,6 +100,33 @@ describe('SqliteEventStore', () => {
     expect(plan).not.toMatch(/SCAN/)
   })
 
+  it('orders a page of rows stored before the arrival sequence (seq 0) by id among ties, as query does', async () => {
+    const path = join(dir, 'legacy-seq.db')
+    const fork = "wss://groups.example.com'general"
+    const store = SqliteEventStore.open(path)
+    const sk = generateSecretKey()
+    // 12 messages over 3 seconds, 4 per second: ties at the page's cut and inside it
+    const events = Array.from({ length: 12 }, (_, i) =>
+      finalizeEvent({ kind: 9, tags: [['h', 'general']], content: `m${i}`, created_at: 100 + (i % 3) }, sk),
+    )
+    await store.addMany(events, fork)
+    await store.close()
+    const db = new Database(path)
+    db.prepare('UPDATE forks SET seq = 0').run() // as the schema 1 → 2 migration leaves old rows
+    db.close()
+    const again = SqliteEventStore.open(path)
+    const byId = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
+    const expected = [...events]
+      .sort((a, b) => b.created_at - a.created_at || byId(a.id, b.id))
+      .map((e) => e.id)
+    for (const limit of [1, 3, 4, 5, 6, 12, 50]) {
+      const page = (await again.newestPerFork([fork], limit)).get(fork)!
+      expect(page.map((e) => e.id)).toEqual(expected.slice(0, limit))
+      expect((await again.query({ fork, limit })).map((e) => e.id)).toEqual(expected.slice(0, limit))
+    }
+    await again.close()
+  })
+
   it('refuses a database written by a newer schema', async () => {
     const path = join(dir, 'future.db')
     const store = SqliteEventStore.open(path)

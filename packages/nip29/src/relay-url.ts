@@ -22,6 +22,20 @@ import { InvalidRelayUrlError } from './errors'
  */
 export function normalizeRelayUrl(url: string): string {
   if (typeof url !== 'string') throw new InvalidRelayUrlError(url, 'a relay URL must be a string')
+  // A client normalizes the same few relays over and over (every group key, list entry and
+  // routed event): the answers for valid inputs are remembered, up to a bound.
+  const known = normalized.get(url)
+  if (known !== undefined) return known
+  const result = normalize(url)
+  if (normalized.size >= MEMO_LIMIT) normalized.clear()
+  normalized.set(url, result)
+  return result
+}
+
+const MEMO_LIMIT = 1_024
+const normalized = new Map<string, string>()
+
+function normalize(url: string): string {
   const input = url.trim()
   if (input === '') throw new InvalidRelayUrlError(url, 'the relay URL is empty')
   if (/\s/.test(input)) throw new InvalidRelayUrlError(url, `the relay URL "${input}" contains whitespace`)

@@ -32,6 +32,20 @@ import { GroupWrites, randomCode } from './writes'
 
 export { isPreviousRejection, publishError } from './publish-errors'
 
+/**
+ * Kinds whose presence in a stored page makes `ingestStored` fold it at once: state (never in a
+ * timeline page, but taken as `ingest` would), the membership and join request kinds the first
+ * snapshot shows, and moderators' deletions, judged against the admins and relay key held now.
+ */
+const FOLD_AT_ONCE: ReadonlySet<number> = new Set([
+  ...STATE_KINDS,
+  ...JOIN_REQUEST_KINDS,
+  KINDS.putUser,
+  KINDS.removeUser,
+  KINDS.deleteEvent,
+])
+const foldAtOnce = (event: NostrEvent): boolean => FOLD_AT_ONCE.has(event.kind)
+
 /** What a group needs from its registry. */
 export interface GroupContext {
   readonly pool: RelayPool
@@ -71,14 +85,24 @@ export interface GroupContext {
  */
 export class Group {
   readonly key: GroupKey
-  private readonly timeline: Timeline
+  /** The render fold, made when the first event goes in (a group kept unfolded needs none). */
+  private timelineValue: Timeline | undefined
   private readonly window = new PreviousWindow()
+  /**
+   * The newest-first page the store handed us at start, not folded into the timeline, the
+   * `previous` window and the membership evidence yet: a cold start opens every group but shows
+   * one, so each page is folded when something first reads what it changes (`fold()`).
+   */
+  private unfolded: readonly NostrEvent[] | undefined
   /** created_at of the last call authorization (NIP-98), so the next one is a new event. */
   private callAuthAt = 0
   private readonly state: GroupState
   private readonly membershipFold: MembershipFold
   private readonly unreadPart: GroupUnread
-  private readonly writes: GroupWrites
+  /** The writes, built on the first one (a cold start opens many groups and writes to none). */
+  private writer: GroupWrites | undefined
+  /** The join requests dismissed on this device, read from the store with the first request seen. */
+  private dismissedLoaded: Promise<void> | undefined
   private readonly storeWrites: StoreWrites
   private readonly requests: JoinRequestFold
   /** Whether the join requests were fetched for us as an admin since the last (re)subscription. */
@@ -111,32 +135,49 @@ export class Group {
       pin: (pubkey) => ctx.pinRelayKey(key.relay, pubkey),
     })
     this.membershipFold = new MembershipFold(ctx.me, this.state)
-    this.timeline = new Timeline(ctx.me, (pk) => this.state.isModerator(pk), channel)
-    this.unreadPart = new GroupUnread(channel, this.timeline, ctx.readState)
+    this.unreadPart = new GroupUnread(channel, () => this.folded(), ctx.readState)
     this.storeWrites = new StoreWrites(ctx.store, channel)
     this.requests = new JoinRequestFold(key.id.value)
-    void ctx.store
-      .getValue<unknown>(dismissedKey(channel))
-      .then((ids) => {
-        if (Array.isArray(ids) && this.requests.dismiss(ids)) this.changed()
-      })
-      .catch(() => {})
-    this.writes = new GroupWrites({
-      key,
+    this.unsubscribeReadState = ctx.readState?.subscribe(() => this.changed())
+  }
+
+  private get writes(): GroupWrites {
+    const ctx = this.ctx
+    this.writer ??= new GroupWrites({
+      key: this.key,
       pool: ctx.pool,
       signer: ctx.signer,
       me: ctx.me,
       // Our own event sorts after everything we had seen when we sent it (decision 12): its
       // created_at is never below the newest row's, and it arrives after them.
-      clock: () => Math.max(ctx.clock(), this.timeline.newestRow()?.created_at ?? 0),
+      clock: () => Math.max(ctx.clock(), this.folded().newestRow()?.created_at ?? 0),
       publishTimeout: ctx.publishTimeout,
-      window: this.window,
+      window: {
+        previousTag: (me) => {
+          this.fold()
+          return this.window.previousTag(me)
+        },
+      },
       metadata: () => this.state.metadata,
       canSend: (kind) => this.canSend(kind),
       ingest: (event) => this.ingest(event, { own: true }),
       refreshWindow: () => this.refreshWindow(),
     })
-    this.unsubscribeReadState = ctx.readState?.subscribe(() => this.changed())
+    return this.writer
+  }
+
+  /**
+   * Reads the join requests dismissed here (`dismissJoinRequest`) once, when the first request
+   * arrives: most groups never see one, and only admins are shown them.
+   */
+  private loadDismissed(): Promise<void> {
+    this.dismissedLoaded ??= this.ctx.store.getValue<unknown>(dismissedKey(this.key.toString())).then(
+      (ids) => {
+        if (Array.isArray(ids) && this.requests.dismiss(ids)) this.changed()
+      },
+      () => {},
+    )
+    return this.dismissedLoaded
   }
 
   // ── reading ────────────────────────────────────────────────────────────────────────────────
@@ -167,22 +208,24 @@ export class Group {
 
   /** Top-level rows (kinds 9, 1, 11), oldest first, reactions folded. */
   messages(): readonly Message[] {
-    return this.timeline.messages()
+    return this.folded().messages()
   }
 
   /** Kind 11 threads with their kind 1111 comments. */
   threads(): readonly Thread[] {
-    return this.timeline.threads()
+    return this.folded().threads()
   }
 
   /** One thread by its root id. */
   thread(rootId: string): Thread | undefined {
-    return this.timeline.threads().find((t) => t.root.id === rootId)
+    return this.folded()
+      .threads()
+      .find((t) => t.root.id === rootId)
   }
 
   /** A loaded event (row or comment) by id, e.g. to render a quoted reply. */
   event(id: string): NostrEvent | undefined {
-    return this.timeline.event(id)
+    return this.folded().event(id)
   }
 
   /**
@@ -214,11 +257,13 @@ export class Group {
    */
   readonly snapshot = (): GroupSnapshot => {
     if (this.snap) return this.snap
+    // A page still unfolded changes neither the membership nor the join requests (`ingestStored`
+    // folds at once a page holding their kinds); the counts below fold it when read state is on.
     const membership = this.membershipFold.compute()
     const unread = this.unreadPart.count()
     const rows: { messages?: readonly Message[]; threads?: readonly Thread[] } = {}
     this.snapRows = rows
-    const timeline = this.timeline
+    const group = this
     const snap = {
       key: this.key.toString(),
       relay: this.key.relay,
@@ -239,12 +284,18 @@ export class Group {
       unread: unread.messages,
       unreadThreads: unread.threads,
       mentions: this.unreadPart.mentions(),
+      // getters written in the literal (enumerable, like the fields): a cold start builds one
+      // snapshot per group, and defineProperties made each a slow dictionary object
+      get messages() {
+        rows.messages ??= group.folded().messages()
+        return rows.messages
+      },
+      get threads() {
+        rows.threads ??= group.folded().threads()
+        return rows.threads
+      },
     }
-    Object.defineProperties(snap, {
-      messages: { enumerable: true, get: () => (rows.messages ??= timeline.messages()) },
-      threads: { enumerable: true, get: () => (rows.threads ??= timeline.threads()) },
-    })
-    this.snap = Object.freeze(snap) as GroupSnapshot
+    this.snap = Object.freeze(snap) satisfies GroupSnapshot
     return this.snap
   }
 
@@ -253,8 +304,8 @@ export class Group {
     const rows = this.snapRows
     if (!rows) return
     this.snapRows = undefined
-    rows.messages ??= this.timeline.messages()
-    rows.threads ??= this.timeline.threads()
+    rows.messages ??= this.folded().messages()
+    rows.threads ??= this.folded().threads()
   }
 
   /**
@@ -288,7 +339,11 @@ export class Group {
       this.updateQueued = false
       if (this.closed) return
       const m = this.snapshot().membership
-      if (this.ctx.onMembership && JSON.stringify(m) !== JSON.stringify(this.reported)) {
+      if (
+        this.ctx.onMembership &&
+        m !== this.reported &&
+        JSON.stringify(m) !== JSON.stringify(this.reported)
+      ) {
         this.reported = m
         this.ctx.onMembership(this.key.toString(), m)
       }
@@ -327,6 +382,7 @@ export class Group {
     if (this.closed) return false
     // Only verified events (branded by the pool's verifier, the store or our signer) are state.
     if (!isVerified(event)) return false
+    this.fold() // what arrives now arrives after the stored page, and may be decided by it
     const fromStore = opts.fromStore === true
     if (STATE_KINDS.has(event.kind)) {
       if (!this.state.ingest(event, fromStore)) return false
@@ -335,23 +391,62 @@ export class Group {
       this.fetchRequestsAsAdmin()
       return true
     }
-    if (event.tags.find((t) => t[0] === 'h')?.[1] !== this.key.id.value) return false
+    if (!this.ownsTimelineEvent(event)) return false
     const older = opts.older ?? (!opts.own && !fromStore && this.backlog)
     const request = this.requests.add(event)
+    if (request) void this.loadDismissed()
     if (this.timeline.has(event.id)) {
       if (request) this.changed()
       return request
     }
     this.pinSnapshotRows()
-    if (this.timeline.add(event, { older }) === 'duplicate') return request
-    this.window.feed(event, older)
-    this.membershipFold.consider(event)
+    if (!this.addToTimeline(event, older)) return request
     this.changed()
     if (!fromStore) {
       this.storeWrites.queue(event, older)
       this.emit({ type: 'incoming', event }) // new arrivals only: a restart notifies nothing
     }
     return true
+  }
+
+  /** The timeline, the `previous` window and the membership evidence take one new event. */
+  private addToTimeline(event: NostrEvent, older: boolean): boolean {
+    if (this.timeline.add(event, { older }) === 'duplicate') return false
+    this.window.feed(event, older)
+    this.membershipFold.consider(event)
+    return true
+  }
+
+  /**
+   * Folds the stored page held since start, as `ingest(e, { fromStore: true, older: true })` would
+   * have when it came: the snapshots taken since already stand for it, so nothing is pinned or
+   * notified. Called before anything reads or changes what the page feeds.
+   */
+  private fold(): void {
+    const page = this.unfolded
+    if (page === undefined) return
+    this.unfolded = undefined
+    for (const event of page) {
+      if (!isVerified(event) || !this.ownsTimelineEvent(event)) continue
+      if (this.requests.add(event)) void this.loadDismissed()
+      if (!this.timeline.has(event.id)) this.addToTimeline(event, true)
+    }
+  }
+
+  /** The timeline with any stored page folded in. */
+  private folded(): Timeline {
+    this.fold()
+    return this.timeline
+  }
+
+  /** An `h`-tagged event of this group (not state): what the timeline takes. */
+  private ownsTimelineEvent(event: NostrEvent): boolean {
+    return event.tags.find((t) => t[0] === 'h')?.[1] === this.key.id.value
+  }
+
+  private get timeline(): Timeline {
+    this.timelineValue ??= new Timeline(this.ctx.me, (pk) => this.state.isModerator(pk), this.key.toString())
+    return this.timelineValue
   }
 
   private storeState(event: NostrEvent): void {
@@ -367,15 +462,24 @@ export class Group {
 
   /**
    * A page read back from our own store for this group, newest first (as `EventStore.query` and
-   * `newestPerFork` return it): folded in as `ingest(e, { fromStore: true })` would, with one
-   * `updated` for the page. Stored events were verified when they arrived (decision 10).
+   * `newestPerFork` return it): taken as `ingest(e, { fromStore: true, older: true })` would take
+   * each event, with one `updated` for the page. Stored events were verified when they arrived
+   * (decision 10). The first page of a group that holds nothing yet is kept as it is and folded
+   * when something first reads the timeline, the unread counts or the `previous` window, or when
+   * another event arrives (a cold start shows one group of many); a page holding state, membership,
+   * join request or moderation kinds is folded at once, since the snapshot depends on them.
    */
-  ingestStored(newestFirst: readonly NostrEvent[]): number {
-    return this.ingestMany(newestFirst, { fromStore: true, older: true })
+  ingestStored(newestFirst: readonly NostrEvent[]): void {
+    if (this.closed || newestFirst.length === 0) return
+    if (this.unfolded === undefined && !this.timelineValue?.size && !newestFirst.some(foldAtOnce)) {
+      this.unfolded = newestFirst
+      this.changed()
+    } else this.ingestMany(newestFirst, { fromStore: true, older: true })
   }
 
   /** The relay key became known (or changed): re-check the state that waited for it. */
   relayKeyChanged(): void {
+    this.fold() // its moderation (9005) was judged with the key held before
     for (const e of this.state.relayKeyChanged()) this.storeState(e)
     this.changed()
     this.fetchRequestsAsAdmin()
@@ -491,6 +595,7 @@ export class Group {
    * them in).
    */
   async refreshWindow(): Promise<void> {
+    this.fold() // the stored page goes in before the window is replaced, as it did at start
     const events = await this.ctx.pool.fetch([this.key.relay], [this.key.id.timelineFilter(50)])
     const mine = events.filter((e) => e.tags.find((t) => t[0] === 'h')?.[1] === this.key.id.value)
     this.ingestMany(events)
@@ -584,6 +689,7 @@ export class Group {
     const request = this.joinRequests().find((r) => r.pubkey === pubkey)
     if (!request || !this.requests.dismiss([request.event.id])) return
     this.changed()
+    await this.loadDismissed() // those dismissed earlier are kept beside this one
     await this.ctx.store.setValue(dismissedKey(this.key.toString()), this.requests.dismissedIds())
   }
 
@@ -627,7 +733,7 @@ export class Group {
   async unreact(target: Message | NostrEvent | string, emoji: string): Promise<NostrEvent[]> {
     const id = typeof target === 'string' ? target : target.id
     const out: NostrEvent[] = []
-    for (const reaction of this.timeline.myReactions(id, emoji))
+    for (const reaction of this.folded().myReactions(id, emoji))
       out.push(await this.writes.deleteOwn(reaction))
     return out
   }
@@ -667,7 +773,7 @@ export class Group {
   }
 
   async loadOlder(limit = 50): Promise<number> {
-    const until = this.timeline.oldestRow()?.created_at ?? this.ctx.clock()
+    const until = this.folded().oldestRow()?.created_at ?? this.ctx.clock()
     const fork = this.key.toString()
     const cached = await this.ctx.store.query({ fork, until, limit })
     let added = this.ingestMany(cached, { fromStore: true, older: true })

@@ -64,6 +64,7 @@ export class GroupsRegistry {
   private readonly relayKeys: RelayKeys
   private readonly lists: GroupListSync
   private memberships: Record<string, Membership> = {}
+  private context: GroupContext | undefined
   private membershipTimer: ReturnType<typeof setTimeout> | undefined
   private readonly listeners = new Set<() => void>()
   private me = ''
@@ -161,18 +162,20 @@ export class GroupsRegistry {
       store.newestPerFork(forks, this.opts.initialLimit ?? 50),
       store.statePerFork(forks),
     ])
-    await Promise.all(
-      listed.map((key) =>
-        this.addGroup(key, {
-          fromStore: true,
-          page: pages.get(key.toString()),
-          state: states.get(key.toString()),
-        }),
-      ),
-    )
+    for (const key of listed) {
+      const fork = key.toString()
+      if (!this.index.has(fork))
+        this.fillGroup(this.createGroup(key), states.get(fork) ?? [], pages.get(fork) ?? [])
+    }
     this.notify()
     if (this.closed) return
-    for (const group of this.index.values()) void this.open(group)
+    // Each group's subscription (and its relay's NIP-11 request) starts on the next task, so what
+    // the cache holds is shown first; a group joined or dropped meanwhile is left to that path.
+    const opening = [...this.index.values()]
+    setTimeout(() => {
+      if (this.closed) return
+      for (const group of opening) if (this.index.get(group.key.toString()) === group) void this.open(group)
+    }, 0)
     this.lists.watch()
   }
 
@@ -188,14 +191,39 @@ export class GroupsRegistry {
   }
 
   /** Creates the Group entity and loads its cached state and newest timeline from the store. */
-  private async addGroup(
-    key: GroupKey,
-    opts: { fromStore: boolean; relayKey?: string; page?: NostrEvent[]; state?: NostrEvent[] },
-  ): Promise<Group> {
+  private async addGroup(key: GroupKey, opts: { fromStore: boolean; relayKey?: string }): Promise<Group> {
     const existing = this.index.get(key.toString())
     if (existing) return existing
     if (opts.relayKey) this.relayKeys.hint(key.relay, opts.relayKey)
-    const ctx: GroupContext = {
+    const group = this.createGroup(key)
+    const { store } = this.opts
+    const fork = key.toString()
+    const limit = this.opts.initialLimit ?? 50
+    // The first snapshot needs the state that renders (39000–39003), the newest page, and the
+    // membership, which the last session remembered (its 9000 may be far older than the page).
+    const [state, timeline] = await Promise.all([
+      Promise.all(
+        [KINDS.metadata, KINDS.admins, KINDS.members, KINDS.roles].map((k) =>
+          store.getState(key.relay, k, key.id.value),
+        ),
+      ),
+      store.query({ fork, limit }),
+    ])
+    this.fillGroup(group, state, timeline)
+    return group
+  }
+
+  /** The Group entity for a key, indexed (its cached state and timeline come with `fillGroup`). */
+  private createGroup(key: GroupKey): Group {
+    const group = new Group(key, this.groupContext())
+    this.index.set(key.toString(), group)
+    return group
+  }
+
+  /** What every group needs from the registry: one object for all of them (per account key). */
+  private groupContext(): GroupContext {
+    if (this.context?.me === this.me) return this.context
+    this.context = {
       pool: this.opts.pool,
       store: this.opts.store,
       signer: this.opts.signer,
@@ -208,27 +236,19 @@ export class GroupsRegistry {
       relayKeyPinned: (relay) => this.relayKeys.isPinned(relay),
       onMembership: (k, m) => this.rememberMembership(k, m),
     }
-    const group = new Group(key, ctx)
-    this.index.set(key.toString(), group)
-    const { store } = this.opts
-    const fork = key.toString()
-    const limit = this.opts.initialLimit ?? 50
-    // The first snapshot needs the state that renders (39000–39003), the newest page, and the
-    // membership, which the last session remembered (its 9000 may be far older than the page).
-    const [state, timeline] = await Promise.all([
-      opts.state ??
-        Promise.all(
-          [KINDS.metadata, KINDS.admins, KINDS.members, KINDS.roles].map((k) =>
-            store.getState(key.relay, k, key.id.value),
-          ),
-        ),
-      opts.page ?? store.query({ fork, limit }),
-    ])
+    return this.context
+  }
+
+  /** Folds a group's cached state and newest page in, and the membership the last session folded. */
+  private fillGroup(
+    group: Group,
+    state: readonly (NostrEvent | undefined)[],
+    page: readonly NostrEvent[],
+  ): void {
     for (const e of state) if (e) group.ingest(e, { fromStore: true })
-    group.ingestStored(timeline)
-    const remembered = this.memberships[key.toString()]
+    group.ingestStored(page)
+    const remembered = this.memberships[group.key.toString()]
     if (remembered) group.rememberMembership(remembered)
-    return group
   }
 
   private rememberMembership(key: string, membership: Membership): void {

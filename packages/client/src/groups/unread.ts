@@ -13,7 +13,8 @@ export class GroupUnread {
   constructor(
     /** The channel context: the GroupKey string. */
     private readonly channel: string,
-    private readonly timeline: Timeline,
+    /** The group's timeline, folded up to date (a stored page is folded on first use). */
+    private readonly rows: () => Timeline,
     private readonly readState: ReadStateSource | undefined,
   ) {}
 
@@ -22,11 +23,10 @@ export class GroupUnread {
     const rs = this.readState
     if (!rs) return NOTHING_UNREAD
     const contexts = rs.contexts
-    if (!contexts)
-      return { messages: this.timeline.countAfter(rs.frontier(this.channel)), threads: NO_THREADS }
+    if (!contexts) return { messages: this.rows().countAfter(rs.frontier(this.channel)), threads: NO_THREADS }
     // Incremental (UnreadIndex over the rendered row set): another device's blob recounts in
     // O(log n + unread) per group instead of a pass over every message.
-    const { messages, threads } = this.timeline.unreadCount(contexts)
+    const { messages, threads } = this.rows().unreadCount(contexts)
     return { messages, threads: threads.length ? Object.freeze(threads) : NO_THREADS }
   }
 
@@ -41,7 +41,7 @@ export class GroupUnread {
     if (!rs) return 0
     const contexts = rs.contexts
     let n = 0
-    for (const { event, root } of this.timeline.mentions()) {
+    for (const { event, root } of this.rows().mentions()) {
       if (!contexts) {
         if (event.created_at > rs.frontier(this.channel)) n++
         continue
@@ -63,15 +63,17 @@ export class GroupUnread {
    * that does not fold never sees those replies unread. `undefined` for events not loaded here.
    */
   contextParent(ctx: string): string | undefined {
-    if (ctx.startsWith('thread:')) return this.timeline.event(ctx.slice(7)) ? this.channel : undefined
-    if (ctx.startsWith('msg:')) return this.timeline.event(ctx.slice(4)) ? this.channel : undefined
+    if (ctx.startsWith('thread:')) return this.rows().event(ctx.slice(7)) ? this.channel : undefined
+    if (ctx.startsWith('msg:')) return this.rows().event(ctx.slice(4)) ? this.channel : undefined
     return undefined
   }
 
   /** Marks a thread read up to its newest comment (only `thread:<root>` advances). */
   markThreadRead(rootId: string): void {
     const rs = this.readState
-    const thread = this.timeline.threads().find((t) => t.root.id === rootId)
+    const thread = this.rows()
+      .threads()
+      .find((t) => t.root.id === rootId)
     if (!rs || !thread) return
     const mark = threadReadMark(rootId, thread.comments)
     if (mark) rs.markRead(mark.ctx, mark.ts)
@@ -80,7 +82,7 @@ export class GroupUnread {
   /** Marks one message or reply read: only `msg:<id>` advances. No-op for unknown ids. */
   markMessageRead(id: string): void {
     const rs = this.readState
-    const event = this.timeline.event(id)
+    const event = this.rows().event(id)
     if (!rs || !event) return
     const mark = messageReadMark({ id: event.id, createdAt: event.created_at })
     rs.markRead(mark.ctx, mark.ts)
@@ -90,7 +92,7 @@ export class GroupUnread {
   markRead(timestamp?: number): void {
     const rs = this.readState
     if (!rs) return
-    const ts = timestamp ?? this.timeline.newestRow()?.created_at
+    const ts = timestamp ?? this.rows().newestRow()?.created_at
     if (ts === undefined) return
     rs.markRead(this.channel, ts)
   }

@@ -24,7 +24,8 @@ export interface WritesContext {
   readonly me: string
   readonly clock: () => number
   readonly publishTimeout?: number
-  readonly window: PreviousWindow
+  /** The group's `previous` window (decision 4), as of now. */
+  readonly window: Pick<PreviousWindow, 'previousTag'>
   /** The metadata as folded now (for `editMetadata` and invite links). */
   metadata(): GroupMetadata | undefined
   canSend(kind: number): CanSend

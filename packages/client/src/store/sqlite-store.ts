@@ -10,7 +10,6 @@ import {
   checkQuery,
   indexedTags,
   NO_FORK,
-  newestFirst,
   replaceD,
   serializeValue,
   stateFork,
@@ -59,6 +58,7 @@ CREATE TABLE IF NOT EXISTS forks (
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS forks_order ON forks (fork, created_at DESC, seq DESC);
 CREATE INDEX IF NOT EXISTS forks_event ON forks (event);
+CREATE INDEX IF NOT EXISTS forks_seq ON forks (seq);
 CREATE TABLE IF NOT EXISTS state (
   relay TEXT NOT NULL,
   kind INTEGER NOT NULL,
@@ -105,6 +105,8 @@ function eventJson(e: NostrEvent): string {
  */
 export class SqliteEventStore implements EventStore {
   private readonly statements = new Map<string, Statement>()
+  /** newestPerFork's statements by page size. */
+  private readonly pageStatements = new Map<number, Statement>()
   private closed = false
   private readonly sql: {
     insertEvent: Statement
@@ -115,7 +117,6 @@ export class SqliteEventStore implements EventStore {
     unlinkFork: Statement
     dropTags: Statement
     dropEventIfOrphan: Statement
-    newestPerFork: Statement
     get: Statement
     getStateMeta: Statement
     putState: Statement
@@ -130,10 +131,22 @@ export class SqliteEventStore implements EventStore {
 
   /** The last arrival sequence handed out (decision 12). */
   private nextSeq: number
+  /**
+   * Whether rows stored before schema 2 are held: they share arrival sequence 0, so their pages
+   * need the id tie-break. Every later row has a sequence of its own.
+   */
+  private readonly legacyTies: boolean
 
   private constructor(private readonly db: DB) {
     const p = (sql: string) => db.prepare(sql)
-    this.nextSeq = db.prepare('SELECT coalesce(max(seq), 0) FROM forks').pluck().get() as number
+    // Both through forks_seq: a full scan of forks here cost a cold start its page cache.
+    const seqs = db
+      .prepare(
+        'SELECT coalesce((SELECT max(seq) FROM forks), 0) AS last, EXISTS (SELECT 1 FROM forks WHERE seq = 0) AS legacy',
+      )
+      .get() as { last: number; legacy: number }
+    this.nextSeq = seqs.last
+    this.legacyTies = seqs.legacy === 1
     this.sql = {
       insertEvent: p(
         'INSERT OR IGNORE INTO events (id, pubkey, kind, created_at, d, json) VALUES (?, ?, ?, ?, ?, ?)',
@@ -150,25 +163,14 @@ export class SqliteEventStore implements EventStore {
       dropEventIfOrphan: p(
         'DELETE FROM events WHERE rowid = ? AND NOT EXISTS (SELECT 1 FROM forks WHERE event = ?)',
       ),
-      // Every fork's newest page in one statement: for each fork (json_each), one range of
-      // forks_timeline from the created_at of its limit-th newest event up. That range can hold a
-      // few more rows when several share that second; the id tie-break and the cut are done in JS.
-      newestPerFork: p(
-        `SELECT j.key, e.json, f.seq FROM json_each(?) j
-         JOIN forks f ON f.fork = j.value AND f.created_at >= coalesce(
-           (SELECT x.created_at FROM forks x WHERE x.fork = j.value ORDER BY x.created_at DESC LIMIT 1 OFFSET ?),
-           ${Number.MIN_SAFE_INTEGER})
-         JOIN events e ON e.rowid = f.event`,
-      ).raw(),
       get: p('SELECT json FROM events WHERE id = ?'),
       getStateMeta: p('SELECT id, created_at FROM state WHERE relay = ? AND kind = ? AND d = ?'),
       putState: p(
         'INSERT OR REPLACE INTO state (relay, kind, d, fork, created_at, id, json) VALUES (?, ?, ?, ?, ?, ?, ?)',
       ),
       getState: p('SELECT json FROM state WHERE relay = ? AND kind = ? AND d = ?'),
-      statePerFork: p(
-        'SELECT j.key, s.json FROM json_each(?) j JOIN state s ON s.fork = j.value ORDER BY j.key, s.kind',
-      ).raw(),
+      // every fork's state rows in one statement, unsorted (a handful per fork: ordered in JS)
+      statePerFork: p('SELECT j.key, s.json FROM json_each(?) j JOIN state s ON s.fork = j.value').raw(),
       getValue: p('SELECT value FROM kv WHERE key = ?').pluck(),
       setValue: p('INSERT OR REPLACE INTO kv (key, value) VALUES (?, ?)'),
       deleteValue: p('DELETE FROM kv WHERE key = ?'),
@@ -309,24 +311,43 @@ export class SqliteEventStore implements EventStore {
   async newestPerFork(forks: readonly string[], limit: number): Promise<Map<string, NostrEvent[]>> {
     this.open()
     checkForks(forks, limit)
-    const unique = [...new Set(forks)]
-    const pages: NostrEvent[][] = unique.map(() => [])
-    if (limit > 0 && unique.length > 0) {
-      const rows = this.sql.newestPerFork.all(JSON.stringify(unique), limit - 1) as [number, string, number][]
-      const seqs = new Map<string, number>()
-      // Our own rows: verified when they arrived (decision 10), so parsed and branded, not re-checked.
-      for (const [i, json, seq] of rows) {
-        const e = branded(JSON.parse(json))
-        seqs.set(`${i} ${e.id}`, seq) // an event in two forks has a sequence in each
-        ;(pages[i] as NostrEvent[]).push(e)
-      }
-      pages.forEach((page, i) => {
-        const seq = (e: NostrEvent) => seqs.get(`${i} ${e.id}`)!
-        page.sort((a, b) => b.created_at - a.created_at || seq(b) - seq(a) || newestFirst(a, b))
-        if (page.length > limit) page.length = limit
-      })
+    const pages = new Map<string, NostrEvent[]>()
+    if (limit === 0) {
+      for (const fork of forks) pages.set(fork, [])
+      return pages
     }
-    return new Map(unique.map((fork, i) => [fork, pages[i] as NostrEvent[]]))
+    const statement = this.newestOfFork(limit)
+    for (const fork of forks) {
+      if (pages.has(fork)) continue
+      const page: NostrEvent[] = []
+      pages.set(fork, page)
+      // Our own rows: verified when they arrived (decision 10), so parsed and branded, not re-checked.
+      for (const json of statement.all(fork) as string[]) page.push(branded(JSON.parse(json)))
+    }
+    return pages
+  }
+
+  /**
+   * The statement reading one fork's newest `limit` events: a walk down forks_order, already in
+   * timeline order (decision 12: created_at, then arrival), so nothing is sorted; with the id
+   * tie-break (a sort within each run of ties) only while rows from before schema 2 share seq 0.
+   * The limit is written into the SQL (a checked integer): SQLite walks a bound `LIMIT ?` about
+   * a third slower. A prepared statement per limit in use (a few kept).
+   */
+  private newestOfFork(limit: number): Statement {
+    let stmt = this.pageStatements.get(limit)
+    if (!stmt) {
+      const tieBreak = this.legacyTies ? ', e.id ASC' : ''
+      stmt = this.db
+        .prepare(
+          `SELECT e.json FROM forks f JOIN events e ON e.rowid = f.event
+           WHERE f.fork = ? ORDER BY f.created_at DESC, f.seq DESC${tieBreak} LIMIT ${limit}`,
+        )
+        .pluck()
+      if (this.pageStatements.size >= 8) this.pageStatements.clear()
+      this.pageStatements.set(limit, stmt)
+    }
+    return stmt
   }
 
   async get(id: string): Promise<NostrEvent | undefined> {
@@ -381,6 +402,7 @@ export class SqliteEventStore implements EventStore {
     if (unique.length > 0) {
       const rows = this.sql.statePerFork.all(JSON.stringify(unique)) as [number, string][]
       for (const [i, json] of rows) (lists[i] as NostrEvent[]).push(branded(JSON.parse(json)))
+      for (const list of lists) if (list.length > 1) list.sort((a, b) => a.kind - b.kind)
     }
     return new Map(unique.map((fork, i) => [fork, lists[i] as NostrEvent[]]))
   }
