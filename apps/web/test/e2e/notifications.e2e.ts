@@ -35,15 +35,21 @@ async function bobTab(state: 'hidden' | 'visible'): Promise<void> {
   }, state)
 }
 
-/** Bob reads Talk and sets its level from its header, then goes back to Lobby and away. */
+/**
+ * Bob reads Talk and sets its level from its header, then goes back to Lobby and away. Returns
+ * once the clock is past the second he read in: read state has whole seconds, so a message sent in
+ * that same second counts as read (NIP-RS), and the tests below want the next one to be unread.
+ */
 async function setTalkLevel(label: string): Promise<void> {
   await bobTab('visible')
   await open(bob, 'Talk')
   await bob.page.getByLabel('Notifications for Talk').selectOption({ label })
   await sidebarGroup(bob, 'Talk').getByTestId('mention-badge').waitFor({ state: 'detached' })
   await sidebarGroup(bob, 'Talk').getByTestId('unread-badge').waitFor({ state: 'detached' })
+  const readIn = Math.floor(Date.now() / 1000)
   await open(bob, 'Lobby')
   await bobTab('hidden')
+  await expect.poll(() => Math.floor(Date.now() / 1000), { intervals: [50] }).toBeGreaterThan(readIn)
 }
 
 async function mention(text: string): Promise<void> {
