@@ -3,73 +3,21 @@
  * mention us, by the same read rules as the unread count; and the writes around mentions and
  * reactions: `sendMessage` p-tags everyone the content mentions, `unreact` withdraws our reaction.
  */
-import { GroupKey, mentionsPubkey, mentionUri } from '@roost/nip29'
+import { mentionsPubkey, mentionUri } from '@roost/nip29'
 import { isUnread, maxDefined } from '@roost/read-state'
 import fc from 'fast-check'
 import type { NostrEvent } from 'nostr-tools/core'
-import { getEventHash } from 'nostr-tools/pure'
 import { afterEach, describe, expect, it } from 'vitest'
-import {
-  brandVerified,
-  Group,
-  type GroupSnapshot,
-  LocalSigner,
-  MemoryEventStore,
-  type ReadStateSource,
-  RelayPool,
-} from '../src'
+import type { Group, GroupSnapshot } from '../src'
+import { CHANNEL, event, ME, movingReadState, offlineGroup } from './group-fixtures'
 import { groupCode, Harness, until as untilWithin } from './helpers'
 
-const ME = '1'.repeat(64)
 const OTHER = '3'.repeat(64)
-const KEY = new GroupKey('wss://groups.example.com', 'general')
-const CHANNEL = KEY.toString()
-
-function event(
-  kind: number,
-  pubkey: string,
-  createdAt: number,
-  tags: string[][],
-  content: string,
-): NostrEvent {
-  const t = { kind, pubkey, created_at: createdAt, tags: [['h', 'general'], ...tags], content }
-  return brandVerified({ ...t, id: getEventHash(t), sig: 'ab'.repeat(64) })
-}
-
-function readState(): ReadStateSource & { contexts: Record<string, number> } {
-  const listeners = new Set<() => void>()
-  const contexts: Record<string, number> = {}
-  return {
-    contexts,
-    frontier: (ctx) => contexts[ctx] ?? 0,
-    markRead(ctx, ts) {
-      contexts[ctx] = Math.max(contexts[ctx] ?? 0, ts)
-      for (const l of listeners) l()
-    },
-    subscribe(l) {
-      listeners.add(l)
-      return () => listeners.delete(l)
-    },
-  }
-}
-
-function group(rs: ReadStateSource | undefined): Group {
-  return new Group(KEY, {
-    pool: new RelayPool(),
-    store: new MemoryEventStore(),
-    signer: LocalSigner.generate(),
-    me: ME,
-    clock: () => 1_000,
-    ...(rs ? { readState: rs } : {}),
-    relayKey: () => '2'.repeat(64),
-    pinRelayKey: () => {},
-  })
-}
 
 describe('the mention badge', () => {
   it('counts unread mentions by others, in content or p tag, in the channel and in threads', () => {
-    const rs = readState()
-    const g = group(rs)
+    const rs = movingReadState()
+    const g = offlineGroup({ readState: rs })
     const byUri = event(9, OTHER, 10, [], `hey ${mentionUri(ME)} look`)
     const byTag = event(9, OTHER, 11, [['p', ME]], 'tagged')
     const plain = event(9, OTHER, 12, [], 'no mention')
@@ -129,11 +77,11 @@ describe('the mention badge', () => {
   })
 
   it('is 0 without read state, and a stranger withdrawing a mention changes nothing', () => {
-    const g = group(undefined)
+    const g = offlineGroup()
     g.ingest(event(9, OTHER, 10, [['p', ME]], 'hi'))
     expect(g.snapshot().mentions).toBe(0)
-    const rs = readState()
-    const h = group(rs)
+    const rs = movingReadState()
+    const h = offlineGroup({ readState: rs })
     const m = event(9, OTHER, 10, [['p', ME]], 'hi')
     h.ingestMany([m, event(5, '4'.repeat(64), 11, [['e', m.id]], '')])
     expect(h.snapshot().mentions).toBe(1)
@@ -159,8 +107,8 @@ describe('the mention badge', () => {
     )
     fc.assert(
       fc.property(fc.array(opArb, { maxLength: 40 }), (ops) => {
-        const rs = readState()
-        const g = group(rs)
+        const rs = movingReadState()
+        const g = offlineGroup({ readState: rs })
         const made: NostrEvent[] = []
         let n = 0
         for (const o of ops) {

@@ -1,42 +1,10 @@
-/**
- * A Group's snapshot builds its `messages` and `threads` when first read (a cold start opens every
- * cached group but renders one). Read late, they must still be the rows as of the snapshot: a
- * snapshot is an immutable value, whatever arrived after it.
- */
-import { GroupKey } from '@roost/nip29'
 import fc from 'fast-check'
 import type { NostrEvent } from 'nostr-tools/core'
-import { getEventHash } from 'nostr-tools/pure'
 import { describe, expect, it } from 'vitest'
-import { brandVerified, Group, type GroupSnapshot, LocalSigner, MemoryEventStore, RelayPool } from '../src'
+import type { GroupSnapshot } from '../src'
+import { event, ME, offlineGroup } from './group-fixtures'
 
-const ME = '1'.repeat(64)
-const RELAY_KEY = '2'.repeat(64)
 const AUTHORS = [ME, '3'.repeat(64), '4'.repeat(64)]
-const KEY = new GroupKey('wss://groups.example.com', 'general')
-
-function event(
-  kind: number,
-  pubkey: string,
-  createdAt: number,
-  tags: string[][],
-  content: string,
-): NostrEvent {
-  const t = { kind, pubkey, created_at: createdAt, tags: [['h', 'general'], ...tags], content }
-  return brandVerified({ ...t, id: getEventHash(t), sig: 'ab'.repeat(64) })
-}
-
-function group(): Group {
-  return new Group(KEY, {
-    pool: new RelayPool(),
-    store: new MemoryEventStore(),
-    signer: LocalSigner.generate(),
-    me: ME,
-    clock: () => 1_000,
-    relayKey: () => RELAY_KEY,
-    pinRelayKey: () => {},
-  })
-}
 
 /** What a reader sees of a snapshot's rows (their objects are rebuilt, their content is not). */
 const view = (s: GroupSnapshot) => ({
@@ -74,8 +42,8 @@ describe('Group snapshot rows, built on first read', () => {
   it('show the rows as of the snapshot, however late they are read', () => {
     fc.assert(
       fc.property(fc.array(opArb, { maxLength: 60 }), fc.boolean(), (ops, older) => {
-        const eager = group()
-        const lazy = group()
+        const eager = offlineGroup()
+        const lazy = offlineGroup()
         const rows: NostrEvent[] = []
         const taken: { now: ReturnType<typeof view>; later: GroupSnapshot }[] = []
         let n = 0
@@ -120,7 +88,7 @@ describe('Group snapshot rows, built on first read', () => {
   })
 
   it('are frozen and the same arrays on every read of one snapshot', () => {
-    const g = group()
+    const g = offlineGroup()
     g.ingest(event(9, AUTHORS[1]!, 5, [], 'hello'), { fromStore: true })
     const s = g.snapshot()
     expect(Object.isFrozen(s)).toBe(true)

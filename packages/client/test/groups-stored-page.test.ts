@@ -5,53 +5,21 @@
  * reactions, deletions, unread and mention counts, membership, join requests, the `previous` tag a
  * send carries, and snapshots taken before a change keep showing what they showed.
  */
-import { GroupKey, KINDS, mentionUri } from '@roost/nip29'
+import { KINDS, mentionUri } from '@roost/nip29'
 import fc from 'fast-check'
 import type { NostrEvent } from 'nostr-tools/core'
-import { getEventHash } from 'nostr-tools/pure'
 import { describe, expect, it } from 'vitest'
-import {
-  brandVerified,
-  Group,
-  type GroupSnapshot,
-  LocalSigner,
-  MemoryEventStore,
-  type ReadStateSource,
-  RelayPool,
-} from '../src'
+import type { Group, GroupSnapshot, ReadStateSource } from '../src'
+import { CHANNEL, event, ME, offlineGroup, RELAY_KEY } from './group-fixtures'
 
-const ME = '1'.repeat(64)
-const RELAY_KEY = '2'.repeat(64)
 const PEOPLE = [ME, '3'.repeat(64), '4'.repeat(64), RELAY_KEY]
-const KEY = new GroupKey('wss://groups.example.com', 'general')
-const CHANNEL = KEY.toString()
-
-function event(
-  kind: number,
-  pubkey: string,
-  createdAt: number,
-  tags: string[][],
-  content: string,
-): NostrEvent {
-  const t = { kind, pubkey, created_at: createdAt, tags: [['h', 'general'], ...tags], content }
-  return brandVerified({ ...t, id: getEventHash(t), sig: 'ab'.repeat(64) })
-}
 
 function readState(contexts: Record<string, number>): ReadStateSource {
   return { contexts, frontier: (ctx) => contexts[ctx] ?? 0, markRead() {}, subscribe: () => () => {} }
 }
 
-function group(rs?: ReadStateSource, relayKey: () => string = () => RELAY_KEY): Group {
-  return new Group(KEY, {
-    pool: new RelayPool(),
-    store: new MemoryEventStore(),
-    signer: LocalSigner.generate(),
-    me: ME,
-    clock: () => 10_000,
-    ...(rs ? { readState: rs } : {}),
-    relayKey,
-    pinRelayKey: () => {},
-  })
+function group(rs?: ReadStateSource, relayKey?: () => string): Group {
+  return offlineGroup({ readState: rs, relayKey, now: 10_000 })
 }
 
 /** What a user of the group sees, in plain values. */

@@ -1,65 +1,10 @@
-/**
- * Group.unread() keeps an incremental UnreadIndex of its rendered rows. Whatever arrives (rows,
- * thread roots before or after their comments, moderator and author deletions, our own rows) and
- * whatever is marked (channel, `thread:`, `msg:`, from this device or another), the counts must
- * be exactly the full recount of `@roost/read-state` over the same snapshot.
- */
-import { GroupKey } from '@roost/nip29'
 import { unreadCount } from '@roost/read-state'
 import fc from 'fast-check'
 import type { NostrEvent } from 'nostr-tools/core'
-import { getEventHash } from 'nostr-tools/pure'
 import { describe, expect, it } from 'vitest'
-import { brandVerified, Group, LocalSigner, MemoryEventStore, type ReadStateSource, RelayPool } from '../src'
+import { CHANNEL, event, ME, movingReadState, offlineGroup, RELAY_KEY } from './group-fixtures'
 
-const ME = '1'.repeat(64)
-const RELAY_KEY = '2'.repeat(64)
 const OTHERS = ['3'.repeat(64), '4'.repeat(64)]
-const KEY = new GroupKey('wss://groups.example.com', 'general')
-const CHANNEL = KEY.toString()
-
-/** A stored-and-verified event as the pool hands it over (real id, placeholder signature). */
-function event(
-  kind: number,
-  pubkey: string,
-  createdAt: number,
-  tags: string[][],
-  content: string,
-): NostrEvent {
-  const t = { kind, pubkey, created_at: createdAt, tags: [['h', 'general'], ...tags], content }
-  return brandVerified({ ...t, id: getEventHash(t), sig: 'ab'.repeat(64) })
-}
-
-/** Read state as another device's blobs move it: every context, max-merged, listeners told. */
-function readState(): ReadStateSource & { contexts: Record<string, number> } {
-  const listeners = new Set<() => void>()
-  const contexts: Record<string, number> = {}
-  return {
-    contexts,
-    frontier: (ctx) => contexts[ctx] ?? 0,
-    markRead(ctx, ts) {
-      contexts[ctx] = Math.max(contexts[ctx] ?? 0, ts)
-      for (const l of listeners) l()
-    },
-    subscribe(l) {
-      listeners.add(l)
-      return () => listeners.delete(l)
-    },
-  }
-}
-
-function group(rs: ReadStateSource): Group {
-  return new Group(KEY, {
-    pool: new RelayPool(),
-    store: new MemoryEventStore(),
-    signer: LocalSigner.generate(),
-    me: ME,
-    clock: () => 1_000,
-    readState: rs,
-    relayKey: () => RELAY_KEY,
-    pinRelayKey: () => {},
-  })
-}
 
 type Op =
   | { op: 'row'; kind: 9 | 1 | 11; author: number; at: number }
@@ -98,8 +43,8 @@ describe('Group.unread() with an incremental index', () => {
         fc.boolean(),
         fc.boolean(),
         (ops, ownMarks, checkEach) => {
-          const rs = readState()
-          const g = group(rs)
+          const rs = movingReadState()
+          const g = offlineGroup({ readState: rs })
           const sent: NostrEvent[] = [] // every event made so far, so ops can point at earlier ones
           const pick = (i: number) => sent[i % Math.max(1, sent.length)]
           const late: NostrEvent[] = [] // arrive at the end, newest made first: roots after their comments
@@ -173,8 +118,8 @@ describe('Group.unread() with an incremental index', () => {
   })
 
   it('recounts when another device’s blob moves a frontier, without any new event', () => {
-    const rs = readState()
-    const g = group(rs)
+    const rs = movingReadState()
+    const g = offlineGroup({ readState: rs })
     const rows = [1, 2, 3, 4].map((t) => event(9, OTHERS[0] as string, t, [], `m${t}`))
     const root = event(11, OTHERS[1] as string, 5, [['title', 'plans']], 'what next?')
     const reply = event(

@@ -49,7 +49,7 @@ async function setTalkLevel(label: string): Promise<void> {
   const readIn = Math.floor(Date.now() / 1000)
   await open(bob, 'Lobby')
   await bobTab('hidden')
-  await expect.poll(() => Math.floor(Date.now() / 1000), { intervals: [50] }).toBeGreaterThan(readIn)
+  await expect.poll(() => Math.floor(Date.now() / 1000), { interval: 50 }).toBeGreaterThan(readIn)
 }
 
 async function mention(text: string): Promise<void> {
