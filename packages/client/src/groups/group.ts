@@ -18,33 +18,19 @@ import type { EventStore } from '../store'
 import { isVerified } from '../verify'
 import { fetchCallToken } from './call'
 import { canSendWith } from './can-send'
+import { GroupRequests } from './group-requests'
 import { GroupState, STATE_KINDS } from './group-state'
-import { dismissedKey, JOIN_REQUEST_KINDS, JoinRequestFold } from './join-requests'
 import { MembershipFold } from './membership'
 import { pinnedRefs } from './pins'
-import { PreviousWindow } from './previous-window'
 import { type SearchHit, type SearchOptions, searchGroups } from './search'
 import { StoreWrites } from './store-writes'
-import { Timeline } from './timeline'
+import type { Timeline } from './timeline'
+import { TimelineFold } from './timeline-fold'
 import type { CanSend, GroupEvent, GroupSnapshot, Message, ReadStateSource, Thread } from './types'
 import { GroupUnread } from './unread'
 import { GroupWrites, randomCode } from './writes'
 
 export { isPreviousRejection, publishError } from './publish-errors'
-
-/**
- * Kinds whose presence in a stored page makes `ingestStored` fold it at once: state (never in a
- * timeline page, but taken as `ingest` would), the membership and join request kinds the first
- * snapshot shows, and moderators' deletions, judged against the admins and relay key held now.
- */
-const FOLD_AT_ONCE: ReadonlySet<number> = new Set([
-  ...STATE_KINDS,
-  ...JOIN_REQUEST_KINDS,
-  KINDS.putUser,
-  KINDS.removeUser,
-  KINDS.deleteEvent,
-])
-const foldAtOnce = (event: NostrEvent): boolean => FOLD_AT_ONCE.has(event.kind)
 
 /** What a group needs from its registry. */
 export interface GroupContext {
@@ -71,10 +57,11 @@ export interface GroupContext {
  * place its state changes; everything a UI reads comes from `snapshot()`, an immutable value that
  * stays the same object until something changes, so `useSyncExternalStore(group.subscribe,
  * group.snapshot)` works. The work is done by parts named for what they own: the folded state
- * (`group-state.ts`, `membership.ts`), the timeline (`timeline.ts`) and its `previous` window
- * (`previous-window.ts`), unread (`unread.ts`), the writes (`writes.ts`) and the store writes
- * (`store-writes.ts`). Writes sign with the account's signer, go to the group's relay only, and
- * resolve when the relay says OK (or throw its refusal as a typed error).
+ * (`group-state.ts`, `membership.ts`), the timeline with its `previous` window and the stored page
+ * not folded yet (`timeline-fold.ts`), join requests (`group-requests.ts`), unread (`unread.ts`),
+ * the writes (`writes.ts`) and the store writes (`store-writes.ts`). Writes sign with the account's
+ * signer, go to the group's relay only, and resolve when the relay says OK (or throw its refusal as
+ * a typed error).
  *
  * @example
  * const group = roost.groups.group("wss://groups.example.com'general")!
@@ -85,15 +72,8 @@ export interface GroupContext {
  */
 export class Group {
   readonly key: GroupKey
-  /** The render fold, made when the first event goes in (a group kept unfolded needs none). */
-  private timelineValue: Timeline | undefined
-  private readonly window = new PreviousWindow()
-  /**
-   * The newest-first page the store handed us at start, not folded into the timeline, the
-   * `previous` window and the membership evidence yet: a cold start opens every group but shows
-   * one, so each page is folded when something first reads what it changes (`fold()`).
-   */
-  private unfolded: readonly NostrEvent[] | undefined
+  /** The timeline, the `previous` window and the membership evidence, and the stored page not folded yet. */
+  private readonly rows: TimelineFold
   /** created_at of the last call authorization (NIP-98), so the next one is a new event. */
   private callAuthAt = 0
   private readonly state: GroupState
@@ -101,12 +81,8 @@ export class Group {
   private readonly unreadPart: GroupUnread
   /** The writes, built on the first one (a cold start opens many groups and writes to none). */
   private writer: GroupWrites | undefined
-  /** The join requests dismissed on this device, read from the store with the first request seen. */
-  private dismissedLoaded: Promise<void> | undefined
   private readonly storeWrites: StoreWrites
-  private readonly requests: JoinRequestFold
-  /** Whether the join requests were fetched for us as an admin since the last (re)subscription. */
-  private requestsFetched = false
+  private readonly requests: GroupRequests
   private reported: Membership | undefined
   private loading = true
   /** The standing subscription is in its stored backlog (newest first) until its EOSE. */
@@ -135,9 +111,23 @@ export class Group {
       pin: (pubkey) => ctx.pinRelayKey(key.relay, pubkey),
     })
     this.membershipFold = new MembershipFold(ctx.me, this.state)
+    this.requests = new GroupRequests({
+      key,
+      store: ctx.store,
+      pool: ctx.pool,
+      changed: () => this.changed(),
+      ingest: (events) => this.ingestMany(events, { older: true }),
+    })
+    this.rows = new TimelineFold({
+      me: ctx.me,
+      id: key.id.value,
+      channel,
+      membership: this.membershipFold,
+      isModerator: (pk) => this.state.isModerator(pk),
+      folded: (event) => this.requests.add(event),
+    })
     this.unreadPart = new GroupUnread(channel, () => this.folded(), ctx.readState)
     this.storeWrites = new StoreWrites(ctx.store, channel)
-    this.requests = new JoinRequestFold(key.id.value)
     this.unsubscribeReadState = ctx.readState?.subscribe(() => this.changed())
   }
 
@@ -152,32 +142,13 @@ export class Group {
       // created_at is never below the newest row's, and it arrives after them.
       clock: () => Math.max(ctx.clock(), this.folded().newestRow()?.created_at ?? 0),
       publishTimeout: ctx.publishTimeout,
-      window: {
-        previousTag: (me) => {
-          this.fold()
-          return this.window.previousTag(me)
-        },
-      },
+      window: this.rows,
       metadata: () => this.state.metadata,
       canSend: (kind) => this.canSend(kind),
       ingest: (event) => this.ingest(event, { own: true }),
       refreshWindow: () => this.refreshWindow(),
     })
     return this.writer
-  }
-
-  /**
-   * Reads the join requests dismissed here (`dismissJoinRequest`) once, when the first request
-   * arrives: most groups never see one, and only admins are shown them.
-   */
-  private loadDismissed(): Promise<void> {
-    this.dismissedLoaded ??= this.ctx.store.getValue<unknown>(dismissedKey(this.key.toString())).then(
-      (ids) => {
-        if (Array.isArray(ids) && this.requests.dismiss(ids)) this.changed()
-      },
-      () => {},
-    )
-    return this.dismissedLoaded
   }
 
   // ── reading ────────────────────────────────────────────────────────────────────────────────
@@ -382,7 +353,7 @@ export class Group {
     if (this.closed) return false
     // Only verified events (branded by the pool's verifier, the store or our signer) are state.
     if (!isVerified(event)) return false
-    this.fold() // what arrives now arrives after the stored page, and may be decided by it
+    this.rows.fold() // what arrives now arrives after the stored page, and may be decided by it
     const fromStore = opts.fromStore === true
     if (STATE_KINDS.has(event.kind)) {
       if (!this.state.ingest(event, fromStore)) return false
@@ -391,16 +362,15 @@ export class Group {
       this.fetchRequestsAsAdmin()
       return true
     }
-    if (!this.ownsTimelineEvent(event)) return false
+    if (!this.rows.owns(event)) return false
     const older = opts.older ?? (!opts.own && !fromStore && this.backlog)
     const request = this.requests.add(event)
-    if (request) void this.loadDismissed()
-    if (this.timeline.has(event.id)) {
+    if (this.rows.timeline.has(event.id)) {
       if (request) this.changed()
       return request
     }
     this.pinSnapshotRows()
-    if (!this.addToTimeline(event, older)) return request
+    if (!this.rows.add(event, older)) return request
     this.changed()
     if (!fromStore) {
       this.storeWrites.queue(event, older)
@@ -409,44 +379,9 @@ export class Group {
     return true
   }
 
-  /** The timeline, the `previous` window and the membership evidence take one new event. */
-  private addToTimeline(event: NostrEvent, older: boolean): boolean {
-    if (this.timeline.add(event, { older }) === 'duplicate') return false
-    this.window.feed(event, older)
-    this.membershipFold.consider(event)
-    return true
-  }
-
-  /**
-   * Folds the stored page held since start, as `ingest(e, { fromStore: true, older: true })` would
-   * have when it came: the snapshots taken since already stand for it, so nothing is pinned or
-   * notified. Called before anything reads or changes what the page feeds.
-   */
-  private fold(): void {
-    const page = this.unfolded
-    if (page === undefined) return
-    this.unfolded = undefined
-    for (const event of page) {
-      if (!isVerified(event) || !this.ownsTimelineEvent(event)) continue
-      if (this.requests.add(event)) void this.loadDismissed()
-      if (!this.timeline.has(event.id)) this.addToTimeline(event, true)
-    }
-  }
-
   /** The timeline with any stored page folded in. */
   private folded(): Timeline {
-    this.fold()
-    return this.timeline
-  }
-
-  /** An `h`-tagged event of this group (not state): what the timeline takes. */
-  private ownsTimelineEvent(event: NostrEvent): boolean {
-    return event.tags.find((t) => t[0] === 'h')?.[1] === this.key.id.value
-  }
-
-  private get timeline(): Timeline {
-    this.timelineValue ??= new Timeline(this.ctx.me, (pk) => this.state.isModerator(pk), this.key.toString())
-    return this.timelineValue
+    return this.rows.folded()
   }
 
   private storeState(event: NostrEvent): void {
@@ -471,34 +406,21 @@ export class Group {
    */
   ingestStored(newestFirst: readonly NostrEvent[]): void {
     if (this.closed || newestFirst.length === 0) return
-    if (this.unfolded === undefined && !this.timelineValue?.size && !newestFirst.some(foldAtOnce)) {
-      this.unfolded = newestFirst
-      this.changed()
-    } else this.ingestMany(newestFirst, { fromStore: true, older: true })
+    if (this.rows.keep(newestFirst)) this.changed()
+    else this.ingestMany(newestFirst, { fromStore: true, older: true })
   }
 
   /** The relay key became known (or changed): re-check the state that waited for it. */
   relayKeyChanged(): void {
-    this.fold() // its moderation (9005) was judged with the key held before
+    this.rows.fold() // its moderation (9005) was judged with the key held before
     for (const e of this.state.relayKeyChanged()) this.storeState(e)
     this.changed()
     this.fetchRequestsAsAdmin()
   }
 
-  /**
-   * Once we are an admin, asks the relay for the group's join requests and their answers (the
-   * standing subscription's window may hold none of them); live ones arrive on the subscription.
-   */
+  /** Once we are an admin, every join request is fetched (see `group-requests.ts`). */
   private fetchRequestsAsAdmin(): void {
-    if (this.requestsFetched || this.closed || !this.state.isAdmin(this.ctx.me)) return
-    this.requestsFetched = true
-    const filter = { kinds: [...JOIN_REQUEST_KINDS], '#h': [this.key.id.value], limit: 500 }
-    void this.ctx.pool
-      .fetch([this.key.relay], [filter])
-      .then((events) => this.ingestMany(events, { older: true }))
-      .catch(() => {
-        this.requestsFetched = false
-      })
+    if (!this.closed && this.state.isAdmin(this.ctx.me)) this.requests.fetchAsAdmin()
   }
 
   /** The relay sent EOSE for the standing subscription. */
@@ -522,7 +444,7 @@ export class Group {
   /** The subscription is (re)starting: clear the previous refusal. */
   resubscribed(): void {
     this.backlog = true
-    this.requestsFetched = false
+    this.requests.resubscribed()
     if (this.refusedReason !== undefined) {
       this.refusedReason = undefined
       this.changed()
@@ -595,11 +517,11 @@ export class Group {
    * them in).
    */
   async refreshWindow(): Promise<void> {
-    this.fold() // the stored page goes in before the window is replaced, as it did at start
+    this.rows.fold() // the stored page goes in before the window is replaced, as it did at start
     const events = await this.ctx.pool.fetch([this.key.relay], [this.key.id.timelineFilter(50)])
     const mine = events.filter((e) => e.tags.find((t) => t[0] === 'h')?.[1] === this.key.id.value)
     this.ingestMany(events)
-    this.window.replace(mine)
+    this.rows.window.replace(mine)
   }
 
   /**
@@ -687,10 +609,7 @@ export class Group {
    */
   async dismissJoinRequest(pubkey: string): Promise<void> {
     const request = this.joinRequests().find((r) => r.pubkey === pubkey)
-    if (!request || !this.requests.dismiss([request.event.id])) return
-    this.changed()
-    await this.loadDismissed() // those dismissed earlier are kept beside this one
-    await this.ctx.store.setValue(dismissedKey(this.key.toString()), this.requests.dismissedIds())
+    if (request) await this.requests.dismiss(request)
   }
 
   /**
@@ -749,13 +668,6 @@ export class Group {
   // ── history and lifecycle ─────────────────────────────────────────────────────────────────
 
   /**
-   * Pages back: the next `limit` older events, from the local store first, then the relay
-   * (`until` = the oldest row loaded). Resolves with how many new events arrived; `hasOlder` in
-   * the snapshot turns false when the relay has nothing older.
-   * @example
-   * if (group.snapshot().hasOlder) await group.loadOlder()
-   */
-  /**
    * A LiveKit token for the group's call (NIP-29 AV): a NIP-98-signed GET to the relay's
    * `/.well-known/nip29/livekit/<id>`. Pass `url` and `token` to `livekit-client`'s `room.connect`.
    * @throws {CallTokenError} `unavailable` (no AV on this relay), `auth`, `refused` (not a member,
@@ -772,6 +684,13 @@ export class Group {
     return fetchCallToken({ key: this.key, signer: this.ctx.signer, clock, ...opts })
   }
 
+  /**
+   * Pages back: the next `limit` older events, from the local store first, then the relay
+   * (`until` = the oldest row loaded). Resolves with how many new events arrived; `hasOlder` in
+   * the snapshot turns false when the relay has nothing older.
+   * @example
+   * if (group.snapshot().hasOlder) await group.loadOlder()
+   */
   async loadOlder(limit = 50): Promise<number> {
     const until = this.folded().oldestRow()?.created_at ?? this.ctx.clock()
     const fork = this.key.toString()
