@@ -132,6 +132,16 @@ export async function joinByCode(person: Person, input: string): Promise<void> {
   await page.getByRole('dialog').waitFor({ state: 'detached' })
 }
 
+/**
+ * Resolves once the clock is in a later second than when it was called. Read state has whole
+ * seconds (NIP-RS): a message created in the second someone last read counts as read, so a test
+ * that wants the next message unread sends it after this.
+ */
+export async function nextSecond(): Promise<void> {
+  const now = Math.floor(Date.now() / 1000)
+  while (Math.floor(Date.now() / 1000) <= now) await new Promise((resolve) => setTimeout(resolve, 20))
+}
+
 /** The sidebar entry of a group (its accessible name starts with the group name). */
 export function sidebarGroup(person: Person, name: string) {
   return person.page

@@ -7,6 +7,7 @@ import {
   joinByCode,
   messageIn,
   newPerson,
+  nextSecond,
   type Person,
   type Stack,
   screenshot,
@@ -46,10 +47,10 @@ async function setTalkLevel(label: string): Promise<void> {
   await bob.page.getByLabel('Notifications for Talk').selectOption({ label })
   await sidebarGroup(bob, 'Talk').getByTestId('mention-badge').waitFor({ state: 'detached' })
   await sidebarGroup(bob, 'Talk').getByTestId('unread-badge').waitFor({ state: 'detached' })
-  const readIn = Math.floor(Date.now() / 1000)
+  const read = nextSecond()
   await open(bob, 'Lobby')
   await bobTab('hidden')
-  await expect.poll(() => Math.floor(Date.now() / 1000), { interval: 50 }).toBeGreaterThan(readIn)
+  await read
 }
 
 async function mention(text: string): Promise<void> {
