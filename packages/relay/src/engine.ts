@@ -153,13 +153,13 @@ export class Engine {
     heartbeat(this.connections, this.ctx.log)
   }
 
+  /** EVENTs of each connection queued for storage and not yet committed. */
+  private readonly unsettled = new WeakMap<Connection, number>()
+
   /**
    * Queues an EVENT for storage (resolving once queued, so the connection moves on to its next
    * message) and answers it once its unit committed: exactly one reply per EVENT, errors included.
    */
-  /** EVENTs of each connection queued for storage and not yet committed. */
-  private readonly unsettled = new WeakMap<Connection, number>()
-
   private async onEvent(conn: Connection, event: NostrEvent, admission: Admission): Promise<void> {
     let pending: Promise<IntakeOutcome>
     try {

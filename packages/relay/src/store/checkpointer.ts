@@ -107,6 +107,7 @@ export class Checkpointer {
     })
     const fail = () => {
       if (this.closed) return
+      this.worker = undefined // gone: close() has nothing to wait for
       this.failed = true
       this.db.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`)
     }
