@@ -71,7 +71,9 @@ export function QuickSwitcher(props: {
             role="option"
             tabIndex={-1}
             aria-selected={i === current}
-            className={i === current ? 'switcher-option active' : 'switcher-option'}
+            className={
+              i === current ? 'listbox-option switcher-option active' : 'listbox-option switcher-option'
+            }
             onMouseDown={(e) => e.preventDefault()}
             onClick={() => props.onOpen(g.key)}
             onKeyDown={(e) => {

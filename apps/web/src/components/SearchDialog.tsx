@@ -134,7 +134,7 @@ export function SearchDialog(props: {
             role="option"
             tabIndex={-1}
             aria-selected={i === current}
-            className={i === current ? 'search-option active' : 'search-option'}
+            className={i === current ? 'listbox-option search-option active' : 'listbox-option search-option'}
             onMouseDown={(e) => e.preventDefault()}
             onClick={() => props.onOpen(r)}
             onKeyDown={(e) => {
