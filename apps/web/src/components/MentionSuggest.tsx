@@ -1,4 +1,4 @@
-import { type KeyboardEvent, type RefObject, useId, useMemo, useState } from 'react'
+import { type KeyboardEvent, type RefObject, useId, useLayoutEffect, useMemo, useRef, useState } from 'react'
 import { useApp } from '../hooks'
 import { mentionQuery, type PickedMention } from '../lib/compose'
 import { shortNpub } from '../lib/format'
@@ -29,6 +29,19 @@ export function useMentionSuggest(opts: {
   const [query, setQuery] = useState<{ start: number; query: string; caret: number }>()
   const [active, setActive] = useState(0)
   const [picked, setPicked] = useState<PickedMention[]>([])
+  /** Where the caret goes once the picked name is in the box. */
+  const caretAfterPick = useRef<number | undefined>(undefined)
+  // Placed in the render that follows a pick, as soon as the new text is in the DOM and before the
+  // next key is handled: a frame later, a fast typist's next letter had already gone in and the
+  // caret jumped back before it.
+  useLayoutEffect(() => {
+    const caret = caretAfterPick.current
+    const el = opts.textarea.current
+    if (caret === undefined || !el) return
+    caretAfterPick.current = undefined
+    el.focus()
+    el.setSelectionRange(caret, caret)
+  })
 
   const candidates = useMemo((): Candidate[] => {
     if (!query) return []
@@ -62,13 +75,7 @@ export function useMentionSuggest(opts: {
     opts.setDraft(text)
     setPicked((p) => [...p.filter((x) => x.label !== label), { label, pubkey: c.pubkey }])
     setQuery(undefined)
-    const caret = before.length + label.length + 1
-    requestAnimationFrame(() => {
-      const el = opts.textarea.current
-      if (!el) return
-      el.focus()
-      el.setSelectionRange(caret, caret)
-    })
+    caretAfterPick.current = before.length + label.length + 1
   }
 
   /** Handles the list's keys; true when the key was used. */
