@@ -5,6 +5,7 @@ import type { SearchAnswer } from './search'
 import type {
   Answer,
   BrowseEntry,
+  Draft,
   GroupDetail,
   GroupSummary,
   MessageItem,
@@ -43,6 +44,17 @@ export interface InviteAnswer extends Answer {
 
 /** A call token (NIP-29 AV) for `livekit-client`, or why there is none. */
 export type CallAnswer = (Answer & { ok: false }) | { ok: true; message: string; url: string; token: string }
+
+/**
+ * What the message boxes hold on this device, per box: a group's box is named by its group key,
+ * a thread's reply box by `<group key>#<root id>`. `get` returns the same object until it changes.
+ */
+export interface Drafts {
+  get(box: string): Draft
+  /** Replaces the draft (an empty one is forgotten at once). */
+  set(box: string, draft: Draft): void
+  subscribe(fn: () => void): () => void
+}
 
 /** One open group: a snapshot to render and the actions on it. */
 export interface GroupHandle {

@@ -103,6 +103,28 @@ export interface GroupDetail extends GroupSummary {
   share?: { naddr: string; web: string }
 }
 
+/** A person picked from the `@` list: the label the text shows and who it names. */
+export interface DraftMention {
+  /** What the text shows, e.g. `@Ada`. */
+  label: string
+  pubkey: string
+}
+
+/**
+ * What a message box holds on this device: the text as typed, the people picked in it, the
+ * message it replies to, and files that came back from a send that failed.
+ */
+export interface Draft {
+  text: string
+  mentions: readonly DraftMention[]
+  /** The id of the message quoted (kind 9 replies). */
+  replyTo?: string
+  /** Uploaded files of a message that was not sent, to put back under the box (not kept across reloads). */
+  media?: readonly ImetaFields[]
+  /** Why the last message from this box was not sent (not kept across reloads). */
+  error?: string
+}
+
 export interface ThreadDetail {
   root: MessageItem
   replies: MessageItem[]
