@@ -64,6 +64,14 @@ export interface GroupHandle {
   thread(rootId: string): ThreadDetail | undefined
   message(id: string): MessageItem | undefined
   send(text: string, replyTo?: string, media?: ImetaFields[]): Promise<Answer>
+  /**
+   * Hands what a message box held to the group's send queue, at once. Messages leave one after
+   * another in the order posted, each once the one before it is answered. When one is not sent,
+   * its text and that of every message queued behind it go back into their boxes' drafts (in
+   * order, before anything typed since) with the reason. With `thread` it is a reply in that
+   * thread (kind 1111 to `parent`) instead of a channel message. Resolves with its answer.
+   */
+  post(box: string, draft: Draft, thread?: { root: string; parent: string }): Promise<Answer>
   react(target: MessageItem, emoji: string): Promise<Answer>
   startThread(title: string, content: string): Promise<Answer>
   reply(rootId: string, parentId: string, text: string): Promise<Answer>
@@ -109,6 +117,8 @@ export interface GroupHandle {
 /** The signed-in application: groups, profiles, settings. UI code talks only to this. */
 export interface AppApi {
   subscribe(fn: () => void): () => void
+  /** The message boxes' drafts on this device, for this account. */
+  readonly drafts: Drafts
   snapshot(): AppSnapshot
   group(key: string): GroupHandle | undefined
   profile(pubkey: string): Profile | undefined

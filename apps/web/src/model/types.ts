@@ -81,6 +81,8 @@ export interface GroupDetail extends GroupSummary {
   canSend: { ok: true } | { ok: false; reason: string }
   /** Top-level rows (kinds 9, 1, 11), oldest first. */
   messages: MessageItem[]
+  /** Our messages handed to the group's send queue and not yet answered by the relay. */
+  sending: number
   /** created_at of the read frontier; messages after it are new. */
   frontier?: number
   hasOlder: boolean
