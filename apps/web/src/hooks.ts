@@ -1,7 +1,7 @@
 import { useProfile as useProfileOf, useSnapshot } from '@roost/react'
-import { createContext, useContext } from 'react'
+import { createContext, useCallback, useContext, useSyncExternalStore } from 'react'
 import type { AppApi, AppSnapshot, GroupHandle } from './model/api'
-import type { GroupDetail, Profile } from './model/types'
+import type { Draft, GroupDetail, Profile } from './model/types'
 
 export { usePageVisible } from '@roost/react'
 
@@ -26,4 +26,15 @@ export function useGroup(handle: GroupHandle | undefined): GroupDetail | undefin
 /** A person's kind 0 profile, when one has arrived (the app is the profile source). */
 export function useProfile(pubkey: string): Profile | undefined {
   return useProfileOf(pubkey, useApp())
+}
+
+/**
+ * A message box's draft on this device and its setter (see `Drafts`); re-renders only when this
+ * box's draft changes.
+ */
+export function useDraft(box: string): [Draft, (draft: Draft) => void] {
+  const { drafts } = useApp()
+  const draft = useSyncExternalStore(drafts.subscribe, () => drafts.get(box))
+  const set = useCallback((d: Draft) => drafts.set(box, d), [drafts, box])
+  return [draft, set]
 }

@@ -50,9 +50,19 @@ export function useAttachments(upload: Uploader | undefined) {
   )
   const remove = useCallback((id: number) => setItems((list) => list.filter((a) => a.id !== id)), [])
   const clear = useCallback(() => setItems([]), [])
+  /** Puts files already uploaded back under the box (their message was not sent). */
+  const restore = useCallback((media: readonly ImetaFields[]) => {
+    const back = media.map((m) => ({
+      id: nextId++,
+      name: m.url.split('/').pop() || 'file',
+      progress: 1,
+      media: m,
+    }))
+    setItems((list) => [...list, ...back])
+  }, [])
   const ready = items.flatMap((a) => (a.media ? [a.media] : []))
   const busy = items.some((a) => !a.media && !a.error)
-  return { items, add, remove, clear, ready, busy, enabled: upload !== undefined }
+  return { items, add, remove, clear, restore, ready, busy, enabled: upload !== undefined }
 }
 
 /** The files under the message box, with progress, errors and a remove button each. */

@@ -1,20 +1,26 @@
-import type { ImetaFields } from '@roost/nip29'
-import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react'
-import { prepareDraft } from '../lib/compose'
+import { type KeyboardEvent, useEffect, useId, useLayoutEffect, useRef, useState } from 'react'
+import { useApp, useDraft } from '../hooks'
+import type { PickedMention } from '../lib/compose'
 import { OFFLINE_MESSAGE } from '../model/connection'
-import type { Answer, MessageItem } from '../model/types'
+import type { Draft, MessageItem } from '../model/types'
 import { AttachButton, AttachmentTray, type Uploader, useAttachments } from './Attachments'
 import { Icon } from './Icon'
 import { useMentionSuggest } from './MentionSuggest'
 import { useDisplayName } from './Name'
 import { useOnlineAgain } from './useOnlineAgain'
 
-function ReplyingTo(props: { message: MessageItem; onCancel: () => void }) {
-  const name = useDisplayName(props.message.pubkey)
+function ReplyingTo(props: { message: MessageItem | undefined; onCancel: () => void }) {
+  const name = useDisplayName(props.message?.pubkey ?? '')
   return (
     <div className="replying">
       <span>
-        Replying to <strong>{name}</strong>: {props.message.content.slice(0, 80)}
+        {props.message ? (
+          <>
+            Replying to <strong>{name}</strong>: {props.message.content.slice(0, 80)}
+          </>
+        ) : (
+          'Replying to a message not loaded yet'
+        )}
       </span>
       <button type="button" className="icon-btn" aria-label="Cancel reply" onClick={props.onCancel}>
         <Icon name="close" size={14} />
@@ -24,76 +30,118 @@ function ReplyingTo(props: { message: MessageItem; onCancel: () => void }) {
 }
 
 /**
- * The message box. Enter sends, Shift+Enter adds a line. When the relay refuses, its message
- * is shown and the draft stays; when sending is impossible (not a member, kind not supported)
- * the box is disabled with the reason.
+ * The message box. Enter sends what the box holds at that moment: it is handed to the group's
+ * send queue and the box is empty at once, ready for the next message, while the relay answers.
+ * Shift+Enter adds a line. The draft (text, `@` picks, the quoted message) is kept per box on
+ * this device. A message the relay refuses comes back into the box with the relay's reason; when
+ * sending is impossible (not a member, kind not supported) the box is disabled with the reason.
  */
 export function Composer(props: {
   label: string
   placeholder: string
   canSend: { ok: true } | { ok: false; reason: string }
-  onSend: (text: string, media?: ImetaFields[]) => Promise<Answer>
+  /** Whose draft this box shows and edits (see `Drafts`). */
+  box: string
+  /** Takes what the box held; the box is already empty when it is called. */
+  onSubmit: (draft: Draft) => void
+  /** Messages of the group waiting for the relay's answer. */
+  sending?: number
   /** Uploads an attached file (button, paste or drop); without it nothing can be attached. */
   onUpload?: Uploader
-  replyTo?: MessageItem
-  onCancelReply?: () => void
+  /** The message a draft's `replyTo` names, when it is loaded; without it there are no replies. */
+  message?: (id: string) => MessageItem | undefined
   autoFocus?: boolean
   /** Who `@` offers (members and recent authors). */
   people?: readonly string[]
   /** Up arrow in an empty box: quote our last message; false when there is none. */
   onQuoteLast?: () => boolean
 }) {
-  const [draft, setDraft] = useState('')
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<string>()
+  const [draft, setDraft] = useDraft(props.box)
+  const { drafts } = useApp()
+  const box = props.box
+  // Handlers read the draft as it is now (the store is synchronous), not as of the last render.
+  const latest = () => drafts.get(box)
   const id = useId()
   const ref = useRef<HTMLTextAreaElement>(null)
   const disabled = !props.canSend.ok
+  const error = draft.error
+  const replyTo = props.message ? draft.replyTo : undefined
   // "You are offline" goes when the connection is back, not at the next send.
-  useOnlineAgain(() => setError((e) => (e === OFFLINE_MESSAGE ? undefined : e)))
-  const mention = useMentionSuggest({ people: props.people ?? [], draft, setDraft, textarea: ref })
+  useOnlineAgain(() => {
+    if (latest().error === OFFLINE_MESSAGE) setDraft({ ...latest(), error: undefined })
+  })
+  const mention = useMentionSuggest({
+    people: props.people ?? [],
+    draft: draft.text,
+    picked: draft.mentions,
+    setDraft: (text: string, picked: PickedMention[]) => setDraft({ ...latest(), text, mentions: picked }),
+    textarea: ref,
+  })
   const attachments = useAttachments(props.onUpload)
   const [dropping, setDropping] = useState(false)
 
   useEffect(() => {
-    if (props.replyTo || props.autoFocus) ref.current?.focus()
-  }, [props.replyTo, props.autoFocus])
+    if (replyTo || props.autoFocus) ref.current?.focus()
+  }, [replyTo, props.autoFocus])
 
-  async function send() {
+  // Files of a message that was not sent go back under the box.
+  const restoreMedia = attachments.restore
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the draft's files change; reads them from the store, so a second run finds none
+  useEffect(() => {
+    const media = drafts.get(box).media
+    if (!media?.length) return
+    restoreMedia(media)
+    drafts.set(box, { ...drafts.get(box), media: undefined })
+  }, [draft.media, restoreMedia, drafts, box])
+
+  // The box grows with its text (typed, or put back after a failed send), up to 200 px.
+  useLayoutEffect(() => {
+    const el = ref.current
+    if (!el) return
+    el.style.height = 'auto'
+    if (draft.text !== '') el.style.height = `${Math.min(el.scrollHeight, 200)}px`
+  }, [draft.text])
+
+  function cancelReply() {
+    setDraft({ ...latest(), replyTo: undefined })
+  }
+
+  /** Hands the box's content over and empties the box, in this same event. */
+  function send() {
+    const d = latest()
+    // Exactly what the box shows now (the DOM is the truth while keys are still arriving).
+    const text = (ref.current?.value ?? d.text).trim()
     const media = attachments.ready
-    const text = [draft.trim(), ...media.map((m) => m.url)].filter(Boolean).join('\n')
-    if (!text || busy || disabled || attachments.busy) return
-    setBusy(true)
-    setError(undefined)
-    const answer = await prepareDraft(text, mention.picked)
-      .then((prepared) => props.onSend(prepared, media.length > 0 ? media : undefined))
-      .catch((e: unknown): Answer => ({ ok: false, message: e instanceof Error ? e.message : String(e) }))
-    setBusy(false)
-    if (answer.ok) {
-      setDraft('')
-      mention.reset()
-      attachments.clear()
-      if (ref.current) ref.current.style.height = ''
-      ref.current?.focus()
-    } else setError(answer.message || 'The relay refused the message.')
+    if ((!text && media.length === 0) || disabled || attachments.busy) return
+    const out: Draft = {
+      text,
+      mentions: d.mentions.filter((m) => text.includes(m.label)),
+      ...(d.replyTo !== undefined ? { replyTo: d.replyTo } : {}),
+      ...(media.length > 0 ? { media } : {}),
+    }
+    setDraft({ text: '', mentions: [] })
+    mention.reset()
+    attachments.clear()
+    props.onSubmit(out)
   }
 
   function onKey(e: KeyboardEvent<HTMLTextAreaElement>) {
     if (mention.onKey(e)) return
-    if (e.key === 'ArrowUp' && draft === '' && props.onQuoteLast?.()) {
+    if (e.key === 'ArrowUp' && e.currentTarget.value === '' && props.onQuoteLast?.()) {
       e.preventDefault()
       return
     }
     if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
       e.preventDefault()
-      void send()
+      send()
     }
-    if (e.key === 'Escape' && props.replyTo) {
+    if (e.key === 'Escape' && replyTo) {
       e.preventDefault()
-      props.onCancelReply?.()
+      cancelReply()
     }
   }
 
+  const sending = props.sending ?? 0
   return (
     // biome-ignore lint/a11y/noStaticElementInteractions: dropping files is a shortcut; the attach button and paste do the same from the keyboard
     <div
@@ -112,9 +160,7 @@ export function Composer(props: {
       }}
     >
       <AttachmentTray items={attachments.items} onRemove={attachments.remove} />
-      {props.replyTo && props.onCancelReply ? (
-        <ReplyingTo message={props.replyTo} onCancel={props.onCancelReply} />
-      ) : null}
+      {replyTo ? <ReplyingTo message={props.message?.(replyTo)} onCancel={cancelReply} /> : null}
       {!props.canSend.ok ? (
         <p className="disabled-reason" id={`${id}-reason`}>
           {props.canSend.reason}
@@ -126,10 +172,13 @@ export function Composer(props: {
         </p>
       ) : null}
       {mention.list}
+      <p className="sending-status" role="status" data-testid="sending">
+        {sending === 0 ? '' : sending === 1 ? 'Sending…' : `Sending ${sending} messages…`}
+      </p>
       <form
         onSubmit={(e) => {
           e.preventDefault()
-          void send()
+          send()
         }}
       >
         <label htmlFor={id} className="visually-hidden">
@@ -139,7 +188,7 @@ export function Composer(props: {
           id={id}
           ref={ref}
           rows={1}
-          value={draft}
+          value={draft.text}
           placeholder={props.placeholder}
           disabled={disabled}
           aria-describedby={!props.canSend.ok ? `${id}-reason` : undefined}
@@ -147,11 +196,8 @@ export function Composer(props: {
           {...mention.inputProps}
           onSelect={(e) => mention.update(e.currentTarget.value, e.currentTarget.selectionStart)}
           onChange={(e) => {
-            setDraft(e.target.value)
+            setDraft({ ...latest(), text: e.target.value })
             mention.update(e.target.value, e.target.selectionStart)
-            const el = e.target
-            el.style.height = 'auto'
-            el.style.height = `${Math.min(el.scrollHeight, 200)}px`
           }}
           onKeyDown={onKey}
           onPaste={(e) => {
@@ -164,9 +210,9 @@ export function Composer(props: {
         <button
           type="submit"
           className="btn primary"
-          disabled={disabled || busy || attachments.busy || (!draft.trim() && attachments.ready.length === 0)}
+          disabled={disabled || attachments.busy || (!draft.text.trim() && attachments.ready.length === 0)}
         >
-          {busy ? 'Sending…' : 'Send'}
+          Send
         </button>
       </form>
     </div>

@@ -195,16 +195,22 @@ export function GroupView(props: {
   const [dialog, setDialog] = useState<
     'invite' | 'edit' | 'thread' | 'share' | 'subgroup' | 'move' | 'delete'
   >()
-  const [replyTo, setReplyTo] = useState<MessageItem>()
   const [notice, setNotice] = useState<Answer>()
   // The "new messages" line stays where the read frontier was when the group was opened.
   const [lineAt] = useState(() => detail?.frontier)
 
   const onSide = props.onSide
   const pinned = detail?.pins ?? NO_PINS
+  const app = useApp()
+  const { drafts } = app
+  /** Quotes `m` in the group's box (the draft keeps it). */
+  const replyTo = useCallback(
+    (m: MessageItem) => drafts.set(handle.key, { ...drafts.get(handle.key), replyTo: m.id }),
+    [drafts, handle],
+  )
   const actions: MessageActions = useMemo(
     () => ({
-      onReply: (m) => setReplyTo(m),
+      onReply: replyTo,
       onReact: async (m, emoji) => {
         const answer = await handle.react(m, emoji)
         if (!answer.ok) setNotice(answer)
@@ -229,14 +235,13 @@ export function GroupView(props: {
           : undefined,
       isPinned: (id) => pinned.includes(id),
     }),
-    [handle, onSide, detail?.me?.admin, props.me, pinned],
+    [handle, onSide, detail?.me?.admin, props.me, pinned, replyTo],
   )
   const mentionable = useMemo(() => mentionCandidates(detail, props.me), [detail, props.me])
   const onSeen = useCallback((at: number) => handle.markRead(at), [handle])
   const onLoadOlder = useCallback(() => void handle.loadOlder(), [handle])
   const byId = useCallback((id: string) => handle.message(id), [handle])
   useGroupPeople(detail)
-  const app = useApp()
 
   if (!detail) return null
   const flags = [
@@ -362,20 +367,17 @@ export function GroupView(props: {
         label={`Message ${detail.name}`}
         placeholder={`Message ${detail.name}`}
         canSend={detail.canSend}
-        replyTo={replyTo}
-        onCancelReply={() => setReplyTo(undefined)}
+        box={handle.key}
+        sending={detail.sending}
+        message={byId}
         people={mentionable}
         onQuoteLast={() => {
           const last = detail.messages.findLast((m) => m.pubkey === props.me && !m.pending)
-          if (last) setReplyTo(last)
+          if (last) replyTo(last)
           return last !== undefined
         }}
         onUpload={(file, onProgress) => app.upload(file, detail.relay, onProgress)}
-        onSend={async (text, media) => {
-          const answer = await handle.send(text, replyTo?.id, media)
-          if (answer.ok) setReplyTo(undefined)
-          return answer
-        }}
+        onSubmit={(draft) => void handle.post(handle.key, draft)}
       />
       <ProfileCardHost />
       {dialog === 'thread' ? (

@@ -15,20 +15,21 @@ interface Candidate {
 /**
  * `@` in the composer: while an `@word` is being typed, a listbox offers the people in `people`
  * (members and recent authors) whose name matches; ArrowUp/ArrowDown move, Enter or Tab picks,
- * Escape closes. A pick writes `@Name` into the draft and remembers who it names, so the draft
- * is sent with a `nostr:npub…` there (`prepareDraft`).
+ * Escape closes. A pick writes `@Name` into the draft and adds who it names to the draft's picks,
+ * so the draft is sent with a `nostr:npub…` there (`prepareDraft`).
  */
 export function useMentionSuggest(opts: {
   people: readonly string[]
   draft: string
-  setDraft: (text: string) => void
+  /** The people picked so far (kept with the draft). */
+  picked: readonly PickedMention[]
+  setDraft: (text: string, picked: PickedMention[]) => void
   textarea: RefObject<HTMLTextAreaElement | null>
 }) {
   const app = useApp()
   const id = useId()
   const [query, setQuery] = useState<{ start: number; query: string; caret: number }>()
   const [active, setActive] = useState(0)
-  const [picked, setPicked] = useState<PickedMention[]>([])
   /** Where the caret goes once the picked name is in the box. */
   const caretAfterPick = useRef<number | undefined>(undefined)
   // Placed in the render that follows a pick, as soon as the new text is in the DOM and before the
@@ -72,8 +73,7 @@ export function useMentionSuggest(opts: {
     const before = opts.draft.slice(0, query.start)
     const after = opts.draft.slice(query.caret)
     const text = `${before}${label} ${after.replace(/^ /, '')}`
-    opts.setDraft(text)
-    setPicked((p) => [...p.filter((x) => x.label !== label), { label, pubkey: c.pubkey }])
+    opts.setDraft(text, [...opts.picked.filter((x) => x.label !== label), { label, pubkey: c.pubkey }])
     setQuery(undefined)
     caretAfterPick.current = before.length + label.length + 1
   }
@@ -126,14 +126,10 @@ export function useMentionSuggest(opts: {
 
   return {
     list,
-    picked,
     update,
     onKey,
-    /** Forget picks after a send. */
-    reset: () => {
-      setPicked([])
-      setQuery(undefined)
-    },
+    /** Closes the list (after a send). */
+    reset: () => setQuery(undefined),
     inputProps: {
       'aria-autocomplete': 'list' as const,
       'aria-controls': open ? `${id}-list` : undefined,

@@ -144,9 +144,12 @@ export function ThreadPanel(props: {
       </div>
       {thread ? (
         <Composer
+          key={props.rootId}
           label="Reply in thread"
           placeholder="Reply in thread…"
           canSend={props.detail.canSend}
+          box={`${props.handle.key}#${props.rootId}`}
+          sending={props.detail.sending}
           people={[
             ...new Set([
               ...thread.replies.map((r) => r.pubkey),
@@ -154,7 +157,12 @@ export function ThreadPanel(props: {
               ...props.detail.members.map((m) => m.pubkey),
             ]),
           ].filter((pk) => pk !== me)}
-          onSend={(text) => props.handle.reply(props.rootId, thread.replies.at(-1)?.id ?? props.rootId, text)}
+          onSubmit={(draft) =>
+            void props.handle.post(`${props.handle.key}#${props.rootId}`, draft, {
+              root: props.rootId,
+              parent: thread.replies.at(-1)?.id ?? props.rootId,
+            })
+          }
         />
       ) : null}
     </aside>

@@ -5,6 +5,7 @@ import type { SearchAnswer } from './search'
 import type {
   Answer,
   BrowseEntry,
+  Draft,
   GroupDetail,
   GroupSummary,
   MessageItem,
@@ -44,6 +45,17 @@ export interface InviteAnswer extends Answer {
 /** A call token (NIP-29 AV) for `livekit-client`, or why there is none. */
 export type CallAnswer = (Answer & { ok: false }) | { ok: true; message: string; url: string; token: string }
 
+/**
+ * What the message boxes hold on this device, per box: a group's box is named by its group key,
+ * a thread's reply box by `<group key>#<root id>`. `get` returns the same object until it changes.
+ */
+export interface Drafts {
+  get(box: string): Draft
+  /** Replaces the draft (an empty one is forgotten at once). */
+  set(box: string, draft: Draft): void
+  subscribe(fn: () => void): () => void
+}
+
 /** One open group: a snapshot to render and the actions on it. */
 export interface GroupHandle {
   readonly key: string
@@ -52,6 +64,14 @@ export interface GroupHandle {
   thread(rootId: string): ThreadDetail | undefined
   message(id: string): MessageItem | undefined
   send(text: string, replyTo?: string, media?: ImetaFields[]): Promise<Answer>
+  /**
+   * Hands what a message box held to the group's send queue, at once. Messages leave one after
+   * another in the order posted, each once the one before it is answered. When one is not sent,
+   * its text and that of every message queued behind it go back into their boxes' drafts (in
+   * order, before anything typed since) with the reason. With `thread` it is a reply in that
+   * thread (kind 1111 to `parent`) instead of a channel message. Resolves with its answer.
+   */
+  post(box: string, draft: Draft, thread?: { root: string; parent: string }): Promise<Answer>
   react(target: MessageItem, emoji: string): Promise<Answer>
   startThread(title: string, content: string): Promise<Answer>
   reply(rootId: string, parentId: string, text: string): Promise<Answer>
@@ -97,6 +117,8 @@ export interface GroupHandle {
 /** The signed-in application: groups, profiles, settings. UI code talks only to this. */
 export interface AppApi {
   subscribe(fn: () => void): () => void
+  /** The message boxes' drafts on this device, for this account. */
+  readonly drafts: Drafts
   snapshot(): AppSnapshot
   group(key: string): GroupHandle | undefined
   profile(pubkey: string): Profile | undefined

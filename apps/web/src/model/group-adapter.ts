@@ -7,13 +7,17 @@ import type { Group, GroupSnapshot, Message } from '@roost/client'
 import { type GroupMetadata, type ImetaFields, imetaOf, mentionsPubkey } from '@roost/nip29'
 import { threadContext } from '@roost/read-state'
 import { cleanName } from '../lib/bidi'
+import { prepareDraft } from '../lib/compose'
 import type { CallAnswer, GroupHandle, InviteAnswer } from './api'
 import { callAnswer } from './call-answer'
 import { joinRequestItems, roleItems, shareLinks, togglePin } from './community'
 import { OFFLINE_MESSAGE } from './connection'
+import { DraftBook } from './drafts'
+import { Outbox, type Outgoing } from './outbox'
 import type { ReadMarks } from './read-state'
 import type {
   Answer,
+  Draft,
   GroupDetail,
   GroupSummary,
   Member,
@@ -51,13 +55,14 @@ const CAN_SEND_TEXT: Record<string, string> = {
 export class GroupAdapter implements GroupHandle {
   private readonly items = new WeakMap<Message, MessageItem>()
   private last:
-    | { snap: GroupSnapshot; frontier: number; threadMarks: number; detail: GroupDetail }
+    | { snap: GroupSnapshot; frontier: number; threadMarks: number; sending: number; detail: GroupDetail }
     | undefined
   private loadingOlder = false
   private lastInvite: string | undefined
   private readonly listeners = new Set<() => void>()
   private marksVersion = 0
   private readonly unsubscribe: Array<() => void> = []
+  private readonly outbox: Outbox
 
   constructor(
     readonly group: Group,
@@ -74,11 +79,15 @@ export class GroupAdapter implements GroupHandle {
     private readonly notifyLevel: () => NotifyLevel = () => 'all',
     /** Drops the group on this device (after it was deleted on the relay). */
     private readonly removeHere: () => Promise<void> = async () => undefined,
+    /** Where the message boxes' drafts live; unsent messages go back there. */
+    drafts: DraftBook = new DraftBook({ account: me }),
   ) {
+    this.outbox = new Outbox(drafts, (m) => this.sendOutgoing(m))
     this.unsubscribe.push(
       group.subscribe((e) => {
         if (e.type === 'updated' || e.type === 'refused' || e.type === 'eose') this.emit()
       }),
+      this.outbox.subscribe(() => this.emit()),
     )
   }
 
@@ -157,11 +166,13 @@ export class GroupAdapter implements GroupHandle {
   snapshot = (): GroupDetail => {
     const snap = this.group.snapshot()
     const frontier = this.marks().frontier(this.key)
+    const sending = this.outbox.size
     if (
       this.last &&
       this.last.snap === snap &&
       this.last.frontier === frontier &&
-      this.last.threadMarks === this.marksVersion
+      this.last.threadMarks === this.marksVersion &&
+      this.last.sending === sending
     )
       return this.last.detail
     const meta = snap.metadata ?? this.publicMeta()
@@ -228,6 +239,7 @@ export class GroupAdapter implements GroupHandle {
         : { admin: false, roles: [] },
       canSend,
       messages: snap.messages.map((m) => this.item(m)),
+      sending,
       frontier: frontier > 0 ? frontier : undefined,
       hasOlder: snap.hasOlder,
       loadingOlder: this.loadingOlder,
@@ -242,7 +254,7 @@ export class GroupAdapter implements GroupHandle {
       ...(meta?.parent !== undefined ? { parent: meta.parent } : {}),
       share: shareLinks(this.group, typeof location === 'undefined' ? '' : location.origin),
     }
-    this.last = { snap, frontier, threadMarks: this.marksVersion, detail }
+    this.last = { snap, frontier, threadMarks: this.marksVersion, sending, detail }
     return detail
   }
 
@@ -285,6 +297,24 @@ export class GroupAdapter implements GroupHandle {
         ...(media?.length ? { media } : {}),
       }),
     )
+  }
+
+  post(box: string, draft: Draft, thread?: { root: string; parent: string }): Promise<Answer> {
+    return this.outbox.post({ box, draft, ...(thread ? { thread } : {}) })
+  }
+
+  /** One queued message, as it leaves: mentions and shortcodes encoded, the files' URLs added. */
+  private async sendOutgoing({ draft, thread }: Outgoing): Promise<Answer> {
+    const text = await prepareDraft(draft.text, draft.mentions)
+    const media = draft.media ?? []
+    const body = [text, ...media.map((m) => m.url)].filter(Boolean).join('\n')
+    if (thread) return this.reply(thread.root, thread.parent, body)
+    return this.send(body, draft.replyTo, media.length > 0 ? [...media] : undefined)
+  }
+
+  /** The page is going away: queued messages that have not left go back to their drafts. */
+  pageHidden(): void {
+    this.outbox.keepWaiting()
   }
 
   react(target: MessageItem, emoji: string): Promise<Answer> {
@@ -414,6 +444,7 @@ export class GroupAdapter implements GroupHandle {
   }
 
   close(): void {
+    this.outbox.keepWaiting()
     for (const u of this.unsubscribe) u()
     this.listeners.clear()
   }

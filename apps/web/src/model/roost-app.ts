@@ -29,6 +29,7 @@ import type { NostrEvent } from 'nostr-tools'
 import type { AppApi, AppSnapshot, JoinAnswer } from './api'
 import { fetchPreview, type GroupPreview } from './community'
 import { ConnectionWatch, OFFLINE_MESSAGE } from './connection'
+import { DraftBook } from './drafts'
 import { watchForks } from './forks'
 import { GroupAdapter, toAnswer } from './group-adapter'
 import { uploadFile } from './media'
@@ -86,6 +87,7 @@ class RoostApp implements AppApi {
   private marks!: TabReadState
   private connection!: ConnectionWatch
   private publicMeta!: PublicMetadata
+  readonly drafts: DraftBook
 
   constructor(
     private readonly session: OpenSession,
@@ -95,6 +97,18 @@ class RoostApp implements AppApi {
     this.relays = [...new Set(session.relays.map((r) => safeNormalize(r) ?? r))]
     this.settings = loadSettings(session.pubkey)
     this.notifyLevels = loadNotifyLevels(session.pubkey)
+    this.drafts = new DraftBook({ account: session.pubkey, storage: browserStorage() })
+  }
+
+  /** The page is hidden (maybe for good) or closing: drafts are written now. */
+  private readonly onHide = (): void => {
+    if (document.visibilityState === 'hidden') this.drafts.flush()
+  }
+
+  /** The page is closing: queued messages that have not left go back to their drafts, kept. */
+  private readonly onPageHide = (): void => {
+    for (const a of this.adapters.values()) a.pageHidden()
+    this.drafts.flush()
   }
 
   start(): void {
@@ -174,6 +188,10 @@ class RoostApp implements AppApi {
     )
     this.syncGroups()
     void this.checkRelayList()
+    if (typeof window !== 'undefined') {
+      window.addEventListener('pagehide', this.onPageHide)
+      document.addEventListener('visibilitychange', this.onHide)
+    }
   }
 
   /** Asks the configured relays for the user's NIP-65 list, so Settings can offer one when none. */
@@ -231,6 +249,7 @@ class RoostApp implements AppApi {
         () => this.publicMeta.get(group.key.relay, group.key.id.value, !group.metadata),
         () => this.notifyLevels[group.key.toString()] ?? 'all',
         () => this.roost.groups.remove(group.key),
+        this.drafts,
       )
       adapter.subscribe(() => this.changed())
       group.subscribe((e) => {
@@ -497,20 +516,36 @@ class RoostApp implements AppApi {
   }
 
   async signOut(): Promise<void> {
+    // What was typed in this account's boxes does not stay on a device it signed out of.
     await this.close()
+    this.drafts.clearAll()
     this.onSignOut()
   }
 
   async close(): Promise<void> {
+    if (typeof window !== 'undefined') {
+      window.removeEventListener('pagehide', this.onPageHide)
+      document.removeEventListener('visibilitychange', this.onHide)
+    }
     for (const u of this.unsubs) u()
     this.connection.close()
     for (const a of this.adapters.values()) a.close()
+    this.drafts.flush()
     this.profiles.close()
     // The read state flushes through the pool and saves to the store, so it closes first.
     await this.marks.close().catch(() => undefined)
     await this.roost.close()
     this.pool.close()
     this.session.close()
+  }
+}
+
+/** localStorage, when the browser lets this page have it. */
+function browserStorage(): Storage | undefined {
+  try {
+    return typeof localStorage === 'undefined' ? undefined : localStorage
+  } catch {
+    return undefined
   }
 }
 

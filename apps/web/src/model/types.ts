@@ -81,6 +81,8 @@ export interface GroupDetail extends GroupSummary {
   canSend: { ok: true } | { ok: false; reason: string }
   /** Top-level rows (kinds 9, 1, 11), oldest first. */
   messages: MessageItem[]
+  /** Our messages handed to the group's send queue and not yet answered by the relay. */
+  sending: number
   /** created_at of the read frontier; messages after it are new. */
   frontier?: number
   hasOlder: boolean
@@ -101,6 +103,28 @@ export interface GroupDetail extends GroupSummary {
   children: string[]
   /** The naddr and this client's web link to share, once the 39000 is known. */
   share?: { naddr: string; web: string }
+}
+
+/** A person picked from the `@` list: the label the text shows and who it names. */
+export interface DraftMention {
+  /** What the text shows, e.g. `@Ada`. */
+  label: string
+  pubkey: string
+}
+
+/**
+ * What a message box holds on this device: the text as typed, the people picked in it, the
+ * message it replies to, and files that came back from a send that failed.
+ */
+export interface Draft {
+  text: string
+  mentions: readonly DraftMention[]
+  /** The id of the message quoted (kind 9 replies). */
+  replyTo?: string
+  /** Uploaded files of a message that was not sent, to put back under the box (not kept across reloads). */
+  media?: readonly ImetaFields[]
+  /** Why the last message from this box was not sent (not kept across reloads). */
+  error?: string
 }
 
 export interface ThreadDetail {
