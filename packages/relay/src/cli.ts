@@ -3,6 +3,7 @@ import { dirname } from 'node:path'
 import { parseArgs } from 'node:util'
 import { isRelayProfile, type RelayProfile } from './index'
 import { LIMITS, type RelayLimits } from './limits'
+import { checkMediaUrl } from './media/media-origin'
 import type { RelayOptions } from './options'
 import { isPostgresUrl, redactDbUrl } from './store/db-url'
 
@@ -41,8 +42,11 @@ Options:
                        LiveKit's webhooks on /.well-known/nip29/livekit-webhook for 39004
   --livekit-key <key>  its API key (or LIVEKIT_API_KEY)
   --livekit-secret <s> its API secret (or LIVEKIT_API_SECRET, which keeps it out of ps)
-  --max-upload <bytes> largest Blossom upload (default 20971520). Blossom (PUT /upload,
-                       GET /<sha256>) is served on the same port, uploads by group members only
+  --max-upload <bytes> largest Blossom upload (default 20971520)
+  --media-port <n>     the port Blossom (PUT /upload, GET /<sha256>) listens on: an origin of
+                       its own, never the web client's (default --port + 1; 0 picks a free one)
+  --media-url <url>    the public origin of that port, e.g. https://media.example (behind a
+                       proxy; default: the --url host, or the listen address, on --media-port)
   --blob-dir <dir>     where uploads are kept (default: blobs/ beside the SQLite file; a
                        temporary directory for :memory: and PostgreSQL)
   --verbose            log one line per connection event
@@ -98,6 +102,8 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
         'livekit-secret': { type: 'string' },
         'max-upload': { type: 'string' },
         'blob-dir': { type: 'string' },
+        'media-port': { type: 'string' },
+        'media-url': { type: 'string' },
         verbose: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -147,6 +153,19 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
     options.maxUpload = n
   }
   if (typeof values['blob-dir'] === 'string') options.blobDir = values['blob-dir']
+  if (values['media-port'] !== undefined) {
+    const n = int('media-port', values['media-port'], 65535)
+    if (typeof n === 'string') return { ok: false, help: false, error: n }
+    options.mediaPort = n
+  }
+  if (typeof values['media-url'] === 'string') {
+    try {
+      checkMediaUrl(values['media-url'])
+    } catch (err) {
+      return { ok: false, help: false, error: `--media-url: ${(err as Error).message}` }
+    }
+    options.mediaUrl = values['media-url']
+  }
   if (Array.isArray(values.url)) {
     for (const u of values.url) {
       if (!/^wss?:\/\/[^\s/]+/.test(u))
@@ -224,6 +243,9 @@ export async function main(argv: string[]): Promise<void> {
   if (options.livekit) out.push(`  LiveKit (AV):     ${options.livekit.url}`)
   if (options.staticDir)
     out.push(`  web:              ${relay.url.replace('ws://', 'http://')}/ (from ${options.staticDir})`)
+  out.push(`  media (Blossom):  ${relay.mediaUrl}`)
+  if (options.urls && !options.mediaUrl)
+    out.push('  (behind a proxy, give --media-url: the media port needs a public origin of its own)')
   if (relay.demo) {
     out.push(`  demo groups:      ${relay.demo.groups.join(', ')}`)
     out.push(`  design invite:    ${relay.demo.invite}`)

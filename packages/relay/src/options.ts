@@ -67,9 +67,21 @@ export interface RelayOptions {
   livekit?: LiveKitConfig
   /**
    * Largest Blossom upload in bytes (20 MiB by default). Blossom (`PUT /upload`, `GET /<sha256>`)
-   * is served on the relay's port; only members of a group on this relay may upload.
+   * is served on a port of its own ({@link RelayOptions.mediaPort}), never on the relay's: a blob
+   * is anyone's upload and must not share an origin with a web client served by the relay.
    */
   maxUpload?: number
+  /**
+   * The port Blossom listens on (same `host`). By default the relay's port + 1 when that is fixed
+   * (a free one if it is taken), a free port when the relay's is 0.
+   */
+  mediaPort?: number
+  /**
+   * The public base URL of the Blossom origin, as browsers reach it (`https://media.example`):
+   * descriptor URLs, NIP-11 and the web client's CSP name it. Behind a proxy, route that host to
+   * {@link RelayOptions.mediaPort}. By default the relay's public host (or the request's) on the media port.
+   */
+  mediaUrl?: string
   /** Where uploaded blobs are kept: `blobs/` beside a SQLite file by default, a temporary directory for `:memory:`. */
   blobDir?: string
   /**

@@ -9,7 +9,15 @@ import {
   type VerifyEvent,
 } from '@roost/nip29'
 import { type BlobRecord, BlobStore, BlobTooLargeError } from './blob-store'
-import { blobHeaders, byteRange, corsHeaders, extensionFor, typeForExtension, uploadType } from './blob-types'
+import {
+  blobHeaders,
+  byteRange,
+  corsHeaders,
+  destRefusal,
+  extensionFor,
+  typeForExtension,
+  uploadType,
+} from './blob-types'
 
 /** Options of {@link createBlossomHandler}. @example { dir: join(dataDir, 'blobs'), isMember } */
 export interface BlossomOptions {
@@ -51,7 +59,9 @@ const LIST_PATH = /^\/list\/([0-9a-f]{64})$/
  *   uploader lets go; the blob is deleted once no uploader holds it (members or not).
  * - `GET /list/<pubkey>[?since&until]` with a `t=list` authorization by that key: its uploads'
  *   descriptors, newest first (only to the owner: a list tells which files someone shared).
- * - `GET` / `HEAD /<sha256>[.ext]`: the blob with its type and safety headers; one `Range` (206).
+ * - `GET` / `HEAD /<sha256>[.ext]`: the blob with its type (never a script or style type) and
+ *   safety headers; one `Range` (206). A browser load as a script, worker or style is refused (403,
+ *   from `Sec-Fetch-Dest`).
  * - `OPTIONS` on those paths: CORS preflight.
  *
  * Refusals carry a status (400, 401, 403, 404, 411, 413) and an `X-Reason` header.
@@ -191,6 +201,8 @@ export function createBlossomHandler(options: BlossomOptions): HttpHandler {
     sha256: string,
     ext: string | undefined,
   ) {
+    const refusal = destRefusal(req.headers['sec-fetch-dest'])
+    if (refusal !== undefined) return refuse(res, 403, refusal)
     const record = await store.get(sha256)
     if (record === undefined) return refuse(res, 404, 'blob not found')
     const byExt = ext === undefined ? undefined : typeForExtension(ext)
@@ -259,6 +271,7 @@ function refuse(res: ServerResponse, status: number, reason: string, close = fal
   if (res.headersSent) return
   const headers: Record<string, string> = {
     'Content-Type': 'text/plain; charset=utf-8',
+    'X-Content-Type-Options': 'nosniff',
     'X-Reason': reason.replace(/[^\x20-\x7e]/g, '?'),
     ...corsHeaders(),
   }
