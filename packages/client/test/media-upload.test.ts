@@ -23,13 +23,15 @@ describe('uploadBlob (Blossom BUD-02) and messages with imeta', () => {
     await until(b, (s) => s.membership.status === 'member', PATIENCE)
 
     const progress: number[] = []
+    // The relay names its media origin (its own port) in NIP-11.
+    const server = blossomServerFor(relay.url, await alice.pool.relayInfo(relay.url))
+    expect(server).toBe(relay.mediaUrl)
     const media = await uploadBlob(new Blob([PNG], { type: 'image/png' }), {
-      server: blossomServerFor(relay.url),
+      server,
       signer: alice.signer,
       extra: { dim: { width: 1, height: 1 } },
       onProgress: (sent) => progress.push(sent),
     })
-    const server = relay.url.replace('ws://', 'http://')
     expect(media).toEqual({
       url: `${server}/${sha(PNG)}.png`,
       m: 'image/png',
@@ -51,9 +53,7 @@ describe('uploadBlob (Blossom BUD-02) and messages with imeta', () => {
     const relay = await h.relay()
     await relay.createGroup({ name: 'Pics' })
     const stranger = LocalSigner.generate()
-    const err = await uploadBlob(PNG, { server: blossomServerFor(relay.url), signer: stranger }).catch(
-      (e) => e,
-    )
+    const err = await uploadBlob(PNG, { server: relay.mediaUrl, signer: stranger }).catch((e) => e)
     expect(err).toBeInstanceOf(UploadError)
     expect(err).toMatchObject({ status: 403, reason: 'uploads are for members of a group on this relay' })
 
@@ -62,8 +62,15 @@ describe('uploadBlob (Blossom BUD-02) and messages with imeta', () => {
     expect(dead.status).toBe(0)
   })
 
-  it('blossomServerFor maps the relay URL to its HTTP origin', () => {
+  it("blossomServerFor takes the media origin the relay's NIP-11 names, else the relay's HTTP origin", () => {
     expect(blossomServerFor('wss://relay.example/path')).toBe('https://relay.example')
     expect(blossomServerFor('ws://127.0.0.1:7777')).toBe('http://127.0.0.1:7777')
+    const named = { roost: { blossom: { url: 'https://media.example/' } } }
+    expect(blossomServerFor('wss://relay.example', named)).toBe('https://media.example')
+    for (const url of ['javascript:alert(1)', 'ftp://media.example', 'not a url', 42, undefined])
+      expect(blossomServerFor('wss://relay.example', { roost: { blossom: { url } } })).toBe(
+        'https://relay.example',
+      )
+    expect(blossomServerFor('wss://relay.example', { roost: 'x' })).toBe('https://relay.example')
   })
 })
