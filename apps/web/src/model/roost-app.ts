@@ -4,9 +4,9 @@
  * snapshots (stable objects until something changes, for `useSyncExternalStore`).
  */
 import {
-  blossomServerFor,
   createRoost,
   type EventStore,
+  fetchRelayInfo,
   type Group,
   IndexedDbEventStore,
   MemoryEventStore,
@@ -31,7 +31,7 @@ import { fetchPreview, type GroupPreview } from './community'
 import { ConnectionWatch, OFFLINE_MESSAGE } from './connection'
 import { watchForks } from './forks'
 import { GroupAdapter, toAnswer } from './group-adapter'
-import { uploadFile } from './media'
+import { MediaServers, uploadFile } from './media'
 import { loadNotifyLevels, notifies, saveNotifyLevels, titleCount } from './notify-levels'
 import { ProfileBook } from './profiles'
 import { PublicMetadata } from './public-metadata'
@@ -86,6 +86,11 @@ class RoostApp implements AppApi {
   private marks!: TabReadState
   private connection!: ConnectionWatch
   private publicMeta!: PublicMetadata
+  /** Each relay's Blossom origin (NIP-11), asked directly so a failed start is asked again. */
+  private readonly media = new MediaServers(
+    (relay) => fetchRelayInfo(relay, globalThis.fetch.bind(globalThis), 5000),
+    () => this.changed(),
+  )
 
   constructor(
     private readonly session: OpenSession,
@@ -176,6 +181,11 @@ class RoostApp implements AppApi {
     void this.checkRelayList()
   }
 
+  /** Learns where the configured relays and the groups' relays keep their media. */
+  private learnMedia(): void {
+    this.media.learn([...this.relays, ...this.roost.groups.groups().map((g) => g.key.relay)])
+  }
+
   /** Asks the configured relays for the user's NIP-65 list, so Settings can offer one when none. */
   private async checkRelayList(): Promise<void> {
     const found = await this.pool
@@ -238,6 +248,7 @@ class RoostApp implements AppApi {
       })
       this.adapters.set(group, adapter)
     }
+    this.learnMedia()
     this.changed()
   }
 
@@ -288,6 +299,7 @@ class RoostApp implements AppApi {
       relays: this.relays,
       relayList: this.relayList,
       settings: this.settings,
+      mediaServers: this.media.known(),
       auth: { ...this.auth },
       connection: this.connection.current,
       readStateKept: !(this.store instanceof MemoryEventStore),
@@ -442,17 +454,13 @@ class RoostApp implements AppApi {
     }
   }
 
-  upload(
+  async upload(
     file: File,
     relay: string,
     onProgress?: (sent: number, total: number) => void,
   ): Promise<ImetaFields> {
-    return uploadFile(
-      file,
-      this.session.signer,
-      this.settings.blossomServer || blossomServerFor(relay),
-      onProgress,
-    )
+    const server = this.settings.blossomServer || (await this.media.serverFor(relay))
+    return uploadFile(file, this.session.signer, server, onProgress)
   }
 
   setSettings(patch: Partial<Settings>): void {
@@ -477,6 +485,7 @@ class RoostApp implements AppApi {
       this.relays = [...this.relays, normalized]
       saveRelays(this.relays)
       this.applyRelays()
+      this.learnMedia()
       this.changed()
     }
     return { ok: true, message: '' }
