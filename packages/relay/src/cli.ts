@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util'
 import { isRelayProfile, type RelayProfile } from './index'
 import { LIMITS, type RelayLimits } from './limits'
 import { checkMediaUrl } from './media/media-origin'
+import { parseUploadPolicy } from './media/upload-policy'
 import type { RelayOptions } from './options'
 import { isPostgresUrl, redactDbUrl } from './store/db-url'
 
@@ -49,6 +50,9 @@ Options:
                        proxy; default: the --url host, or the listen address, on --media-port)
   --blob-dir <dir>     where uploads are kept (default: blobs/ beside the SQLite file; a
                        temporary directory for :memory: and PostgreSQL)
+  --upload-policy <p>  who may upload: invited (default: members someone else let into a
+                       group, by an add or an invite code), members (of any group: weak, one
+                       9007 makes anyone a member), groups:<id,…>, keys:<pubkey,…>, anyone, none
   --verbose            log one line per connection event
   -h, --help           show this help
 `
@@ -104,6 +108,7 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
         'blob-dir': { type: 'string' },
         'media-port': { type: 'string' },
         'media-url': { type: 'string' },
+        'upload-policy': { type: 'string' },
         verbose: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -157,6 +162,13 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
     const n = int('media-port', values['media-port'], 65535)
     if (typeof n === 'string') return { ok: false, help: false, error: n }
     options.mediaPort = n
+  }
+  if (typeof values['upload-policy'] === 'string') {
+    try {
+      options.uploadPolicy = parseUploadPolicy(values['upload-policy'])
+    } catch (err) {
+      return { ok: false, help: false, error: `--upload-policy: ${(err as Error).message}` }
+    }
   }
   if (typeof values['media-url'] === 'string') {
     try {

@@ -24,7 +24,7 @@ export function relayInfo(
   keys: { relay: string; owner: string },
   lateWindow?: number,
   limits: RelayLimits = LIMITS,
-  media: MediaInfo = { maxUpload: DEFAULT_MAX_BLOB_BYTES, uploads: 'group-members' },
+  media: MediaInfo = { maxUpload: DEFAULT_MAX_BLOB_BYTES, uploads: 'invited' },
 ): Record<string, unknown> {
   return {
     name: 'Roost relay',

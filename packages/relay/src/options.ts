@@ -1,6 +1,7 @@
 import type { NostrEvent } from 'nostr-tools'
 import type { RelayLimits } from './limits'
 import type { LiveKitConfig } from './livekit/config'
+import type { UploadPolicy } from './media/upload-policy'
 
 /**
  * The relay families whose NIP-29 behaviour this relay can reproduce (see `profiles.ts`).
@@ -84,6 +85,12 @@ export interface RelayOptions {
   mediaUrl?: string
   /** Where uploaded blobs are kept: `blobs/` beside a SQLite file by default, a temporary directory for `:memory:`. */
   blobDir?: string
+  /**
+   * Who may upload to Blossom. `'invited'` by default: members someone else let into a group
+   * (an admin's add, an invite code someone else made, the operator's `createGroup`); creating a
+   * group or joining an open one is not enough. See {@link UploadPolicy} for the others.
+   */
+  uploadPolicy?: UploadPolicy
   /**
    * Worker threads that check EVENT signatures (nostr-wasm): one per core by default; 0 checks on
    * the main thread. With a custom `verifyEvent`, checks run on the main thread through it.

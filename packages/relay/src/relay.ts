@@ -12,6 +12,7 @@ import { liveKitHttp, refreshAvFlags } from './livekit/av'
 import type { HttpHandler } from './livekit/token-endpoint'
 import { checkMediaUrl } from './media/media-origin'
 import { checkMaxUpload, startRelayMedia } from './media/relay-media'
+import { checkUploadPolicy } from './media/upload-policy'
 import type { RelayOptions } from './options'
 
 /** How often connections are pinged, seconds; one missed pong closes them. */
@@ -30,6 +31,7 @@ export async function startRelay(opts: RelayOptions = {}): Promise<RelayHandle> 
   checkMaxUpload(opts.maxUpload)
   checkMediaUrl(opts.mediaUrl)
   checkMediaPort(opts.mediaPort)
+  if (opts.uploadPolicy !== undefined) checkUploadPolicy(opts.uploadPolicy)
   const engine = await Engine.open(opts)
   const host = opts.host ?? '127.0.0.1'
   const urlHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host

@@ -76,7 +76,7 @@ describe('the relay serves Blossom on its media port', () => {
     expect(head.headers.get('content-type')).toBe('image/png')
     // NIP-11, on the relay's port, says where Blossom is.
     const info = await (await fetch(httpOf(r.url), { headers: { accept: 'application/nostr+json' } })).json()
-    expect(info.roost.blossom).toEqual({ url: base, max_upload: 20 * 1024 * 1024, uploads: 'group-members' })
+    expect(info.roost.blossom).toEqual({ url: base, max_upload: 20 * 1024 * 1024, uploads: 'invited' })
   })
 
   it('answers 404 for an unknown hash', async () => {
@@ -122,7 +122,7 @@ describe('the relay serves Blossom on its media port', () => {
     const stranger = user()
     const res = await put(base, PNG, { authorization: auth(stranger) })
     expect(res.status).toBe(403)
-    expect(res.headers.get('x-reason')).toMatch(/members of a group/)
+    expect(res.headers.get('x-reason')).toMatch(/someone else let into a group/)
 
     const bob = user()
     const ws = await connect(r.url, alice)

@@ -19,14 +19,17 @@ import {
   uploadType,
 } from './blob-types'
 
-/** Options of {@link createBlossomHandler}. @example { dir: join(dataDir, 'blobs'), isMember } */
+/** Options of {@link createBlossomHandler}. @example { dir: join(dataDir, 'blobs'), mayUpload } */
 export interface BlossomOptions {
   /** Directory the blobs are stored under (created on first upload). */
   dir: string
   /** Largest accepted blob, in bytes (default 20 MiB). */
   maxBytes?: number
-  /** Whether `pubkey` may upload: the relay passes "is a member of a group here". */
-  isMember: (pubkey: string) => boolean | Promise<boolean>
+  /**
+   * Whether `pubkey` may upload: `true`, or the reason it may not (sent with 403). The relay
+   * passes its `--upload-policy` (`uploadGate`).
+   */
+  mayUpload: (pubkey: string) => true | string | Promise<true | string>
   /**
    * The server's public base URL (`https://relay.example`), used for descriptor URLs and, through
    * its host, for BUD-11 `server` tags. Without it, descriptor URLs use the request's Host header
@@ -52,7 +55,7 @@ const LIST_PATH = /^\/list\/([0-9a-f]{64})$/
  * A Blossom server (BUD-01 retrieval, BUD-02 upload) as one HTTP handler for the relay's port:
  *
  * - `PUT /upload` with `Authorization: Nostr <kind 24242, t=upload, x=sha256, expiration>` from a
- *   key `isMember` accepts; the body is stored by its SHA-256 (which the authorization must name)
+ *   key `mayUpload` accepts; the body is stored by its SHA-256 (which the authorization must name)
  *   up to `maxBytes`; answers the BUD-02 blob descriptor. `HEAD /upload` runs the same checks on
  *   `X-SHA-256` / `X-Content-Length` / `X-Content-Type` first (BUD-06).
  * - `DELETE /<sha256>` with a `t=delete` authorization naming it, by one of its uploaders: that
@@ -67,7 +70,7 @@ const LIST_PATH = /^\/list\/([0-9a-f]{64})$/
  * Refusals carry a status (400, 401, 403, 404, 411, 413) and an `X-Reason` header.
  *
  * @example
- * const blossom = createBlossomHandler({ dir: join(dataDir, 'blobs'), isMember: (pk) => store.isMemberAnywhere(pk) })
+ * const blossom = createBlossomHandler({ dir: join(dataDir, 'blobs'), mayUpload: (pk) => staff.has(pk) || 'staff only' })
  * http.createServer(async (req, res) => { if (!(await blossom(req, res))) next(req, res) })
  */
 export function createBlossomHandler(options: BlossomOptions): HttpHandler {
@@ -112,9 +115,12 @@ export function createBlossomHandler(options: BlossomOptions): HttpHandler {
       refuse(res, 401, check.reason)
       return undefined
     }
-    if (verb === 'upload' && !(await options.isMember(check.pubkey))) {
-      refuse(res, 403, 'uploads are for members of a group on this relay')
-      return undefined
+    if (verb === 'upload') {
+      const allowed = await options.mayUpload(check.pubkey)
+      if (allowed !== true) {
+        refuse(res, 403, allowed)
+        return undefined
+      }
     }
     return event
   }

@@ -9,6 +9,8 @@ import { isPostgresUrl } from '../store/db-url'
 import { corsHeaders, destRefusal } from './blob-types'
 import { createBlossomHandler, DEFAULT_MAX_BLOB_BYTES, type HttpHandler } from './blossom-server'
 import { mediaOrigin } from './media-origin'
+import { uploadGate } from './upload-gate'
+import { DEFAULT_UPLOAD_POLICY } from './upload-policy'
 
 /** The relay's Blossom: its own listening server, where blobs live, its cap, and how to stop it. */
 export interface RelayMedia {
@@ -45,7 +47,7 @@ const BLOSSOM_PATH = /^\/(upload|list\/[0-9a-f]{64})$/
 /**
  * Starts Blossom on an origin of its own: its own port on the relay's `host` (`mediaPort`; by
  * default the relay's port + 1, or a free port), answering nothing but Blossom (no web client,
- * no NIP-11, no WebSocket). Uploads are for keys the relay's 39002 member lists name. Descriptor
+ * no NIP-11, no WebSocket). Uploads are for the keys `uploadPolicy` admits. Descriptor
  * URLs use `mediaUrl`, else the relay's first public URL's host on the media port, else the
  * upload request's Host.
  *
@@ -89,7 +91,7 @@ export async function startRelayMedia(engine: Engine, host: string, listenHost: 
   handler = createBlossomHandler({
     dir,
     maxBytes,
-    isMember: (pubkey) => isMemberAnywhere(engine, pubkey),
+    mayUpload: uploadGate(engine, opts.uploadPolicy ?? DEFAULT_UPLOAD_POLICY),
     clock: () => engine.now(),
     verify: engine.ctx.verify,
     ...(configured && { publicUrl: mediaOrigin(settings) }),
@@ -181,12 +183,6 @@ function relayPortHandler(origin: (req: IncomingMessage) => string): HttpHandler
     res.end(reason)
     return true
   }
-}
-
-/** Whether the relay's member list of any group names `pubkey`. */
-async function isMemberAnywhere(engine: Engine, pubkey: string): Promise<boolean> {
-  const rows = await engine.store.query({ kinds: [39002], authors: [engine.pubkey], '#p': [pubkey] }, 1)
-  return rows.length > 0
 }
 
 /** Throws {@link RelayOptionError} unless `maxUpload` is absent or a positive safe integer. */
