@@ -5,6 +5,7 @@ import { isRelayProfile, type RelayProfile } from './index'
 import { LIMITS, type RelayLimits } from './limits'
 import { checkMediaUrl } from './media/media-origin'
 import { parseUploadPolicy } from './media/upload-policy'
+import { DEFAULT_UPLOAD_QUOTA, type UploadQuota } from './media/upload-quota'
 import type { RelayOptions } from './options'
 import { isPostgresUrl, redactDbUrl } from './store/db-url'
 
@@ -53,6 +54,10 @@ Options:
   --upload-policy <p>  who may upload: invited (default: members someone else let into a
                        group, by an add or an invite code), members (of any group: weak, one
                        9007 makes anyone a member), groups:<id,…>, keys:<pubkey,…>, anyone, none
+  --max-uploads-per-key-per-day <n>        uploads one key may make a day (default ${DEFAULT_UPLOAD_QUOTA.uploadsPerKeyPerDay}; 0: no cap)
+  --max-upload-bytes-per-key-per-day <n>   bytes one key may upload a day (default ${DEFAULT_UPLOAD_QUOTA.bytesPerKeyPerDay})
+  --max-uploads-per-day <n>                uploads from everyone a day (default ${DEFAULT_UPLOAD_QUOTA.uploadsPerDay})
+  --max-upload-bytes-per-day <n>           bytes from everyone a day (default ${DEFAULT_UPLOAD_QUOTA.bytesPerDay})
   --verbose            log one line per connection event
   -h, --help           show this help
 `
@@ -70,6 +75,14 @@ const LIMIT_FLAGS = {
   'max-buffered-bytes': 'maxBufferedBytes',
   'max-future-seconds': 'maxFutureSeconds',
 } as const satisfies Record<string, keyof RelayLimits>
+
+/** CLI flags that set one of the daily upload quotas. */
+const QUOTA_FLAGS = {
+  'max-uploads-per-key-per-day': 'uploadsPerKeyPerDay',
+  'max-upload-bytes-per-key-per-day': 'bytesPerKeyPerDay',
+  'max-uploads-per-day': 'uploadsPerDay',
+  'max-upload-bytes-per-day': 'bytesPerDay',
+} as const satisfies Record<string, keyof UploadQuota>
 
 /** The result of parsing the command line: options for startRelay, or help/an error to print. */
 export type CliParse =
@@ -94,6 +107,7 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
         'rate-limit': { type: 'string' },
         workers: { type: 'string' },
         ...Object.fromEntries(Object.keys(LIMIT_FLAGS).map((k) => [k, { type: 'string' as const }])),
+        ...Object.fromEntries(Object.keys(QUOTA_FLAGS).map((k) => [k, { type: 'string' as const }])),
         db: { type: 'string' },
         'secret-key': { type: 'string' },
         profile: { type: 'string' },
@@ -211,6 +225,14 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
     limits[key] = n
   }
   if (Object.keys(limits).length > 0) options.limits = limits
+  const quota: Partial<UploadQuota> = {}
+  for (const [flag, key] of Object.entries(QUOTA_FLAGS)) {
+    if (values[flag] === undefined) continue
+    const n = int(flag, values[flag])
+    if (typeof n === 'string') return { ok: false, help: false, error: n }
+    quota[key] = n
+  }
+  if (Object.keys(quota).length > 0) options.uploadQuota = quota
   const lkUrl = values['livekit-url']
   const lkKey = values['livekit-key'] ?? env.LIVEKIT_API_KEY
   const lkSecret = values['livekit-secret'] ?? env.LIVEKIT_API_SECRET

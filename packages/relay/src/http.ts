@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Engine } from './engine'
 import { DEFAULT_MAX_BLOB_BYTES } from './media/blossom-server'
 import { DEFAULT_UPLOAD_POLICY, uploadPolicyName } from './media/upload-policy'
+import { settleUploadQuota } from './media/upload-quota'
 import { relayInfo } from './nip11'
 import { contentSecurityPolicy, safetyHeaders, serveStatic } from './static'
 
@@ -35,6 +36,7 @@ export function handleHttp(
             ...(mediaOrigin && { url: mediaOrigin(req) }),
             maxUpload: engine.opts.maxUpload ?? DEFAULT_MAX_BLOB_BYTES,
             uploads: uploadPolicyName(engine.opts.uploadPolicy ?? DEFAULT_UPLOAD_POLICY),
+            quota: settleUploadQuota(engine.opts.uploadQuota),
           },
         ),
       ),

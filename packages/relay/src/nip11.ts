@@ -1,5 +1,6 @@
 import { LIMITS, type RelayLimits } from './limits'
 import { DEFAULT_MAX_BLOB_BYTES } from './media/blossom-server'
+import type { UploadQuota } from './media/upload-quota'
 import type { ProfilePolicy } from './profiles'
 
 /** What NIP-11 says of the relay's Blossom (under `roost.blossom`, and caps in `limitation`). */
@@ -10,6 +11,8 @@ export interface MediaInfo {
   maxUpload: number
   /** Who may upload (the `--upload-policy`, as named there). */
   uploads: string
+  /** The daily upload quotas in force (0: no cap). */
+  quota?: UploadQuota
 }
 
 /**
@@ -57,6 +60,13 @@ export function relayInfo(
       max_connections: limits.maxConnections,
       max_connections_per_ip: limits.maxConnectionsPerIp,
       max_buffered_bytes: limits.maxBufferedBytes,
+      // Blossom's daily upload quotas (UTC days; 0: no cap).
+      ...(media.quota && {
+        max_uploads_per_key_per_day: media.quota.uploadsPerKeyPerDay,
+        max_upload_bytes_per_key_per_day: media.quota.bytesPerKeyPerDay,
+        max_uploads_per_day: media.quota.uploadsPerDay,
+        max_upload_bytes_per_day: media.quota.bytesPerDay,
+      }),
     },
     ...(policy.subgroups && { nip29: { subgroups: true } }),
     // Blossom (BUD-01/02) on an origin of its own, `url`: PUT /upload, GET /<sha256>.

@@ -2,6 +2,7 @@ import type { NostrEvent } from 'nostr-tools'
 import type { RelayLimits } from './limits'
 import type { LiveKitConfig } from './livekit/config'
 import type { UploadPolicy } from './media/upload-policy'
+import type { UploadQuota } from './media/upload-quota'
 
 /**
  * The relay families whose NIP-29 behaviour this relay can reproduce (see `profiles.ts`).
@@ -91,6 +92,12 @@ export interface RelayOptions {
    * group or joining an open one is not enough. See {@link UploadPolicy} for the others.
    */
   uploadPolicy?: UploadPolicy
+  /**
+   * Daily upload quotas (UTC days), per key and for everyone together: uploads and bytes. Past one,
+   * `PUT /upload` gets 429 with the reason and `Retry-After`. 0 turns a cap off; kept in memory,
+   * per process. Defaults: 100 uploads and 200 MiB per key, 2,000 uploads and 2 GiB in total.
+   */
+  uploadQuota?: Partial<UploadQuota>
   /**
    * Worker threads that check EVENT signatures (nostr-wasm): one per core by default; 0 checks on
    * the main thread. With a custom `verifyEvent`, checks run on the main thread through it.

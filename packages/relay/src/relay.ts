@@ -13,6 +13,7 @@ import type { HttpHandler } from './livekit/token-endpoint'
 import { checkMediaUrl } from './media/media-origin'
 import { checkMaxUpload, startRelayMedia } from './media/relay-media'
 import { checkUploadPolicy } from './media/upload-policy'
+import { settleUploadQuota } from './media/upload-quota'
 import type { RelayOptions } from './options'
 
 /** How often connections are pinged, seconds; one missed pong closes them. */
@@ -32,6 +33,7 @@ export async function startRelay(opts: RelayOptions = {}): Promise<RelayHandle> 
   checkMediaUrl(opts.mediaUrl)
   checkMediaPort(opts.mediaPort)
   if (opts.uploadPolicy !== undefined) checkUploadPolicy(opts.uploadPolicy)
+  settleUploadQuota(opts.uploadQuota)
   const engine = await Engine.open(opts)
   const host = opts.host ?? '127.0.0.1'
   const urlHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host

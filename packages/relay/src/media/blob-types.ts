@@ -151,7 +151,7 @@ export function corsHeaders(): Record<string, string> {
     'Access-Control-Allow-Headers':
       'Authorization, Content-Type, Content-Length, X-SHA-256, X-Content-Type, X-Content-Length',
     'Access-Control-Allow-Methods': 'GET, HEAD, PUT, DELETE, OPTIONS',
-    'Access-Control-Expose-Headers': 'X-Reason, Content-Range, Content-Length',
+    'Access-Control-Expose-Headers': 'X-Reason, Retry-After, Content-Range, Content-Length',
     'Access-Control-Max-Age': '86400',
   }
 }

@@ -18,6 +18,8 @@ import {
   typeForExtension,
   uploadType,
 } from './blob-types'
+import { drainOrDrop, header, overQuota, refuse } from './http-answers'
+import type { UploadQuotas } from './upload-quota'
 
 /** Options of {@link createBlossomHandler}. @example { dir: join(dataDir, 'blobs'), mayUpload } */
 export interface BlossomOptions {
@@ -36,6 +38,8 @@ export interface BlossomOptions {
    * and authorizations limited to a server are refused.
    */
   publicUrl?: string
+  /** Daily upload quotas per key and in total; without them, no quota (the relay passes its own). */
+  quotas?: UploadQuotas
   /** Unix seconds; injectable for tests. */
   clock?: () => number
   /** Signature check (defaults to nostr-tools). */
@@ -67,7 +71,8 @@ const LIST_PATH = /^\/list\/([0-9a-f]{64})$/
  *   from `Sec-Fetch-Dest`).
  * - `OPTIONS` on those paths: CORS preflight.
  *
- * Refusals carry a status (400, 401, 403, 404, 411, 413) and an `X-Reason` header.
+ * Refusals carry a status (400, 401, 403, 404, 411, 413, 429 over a daily quota with `Retry-After`)
+ * and an `X-Reason` header.
  *
  * @example
  * const blossom = createBlossomHandler({ dir: join(dataDir, 'blobs'), mayUpload: (pk) => staff.has(pk) || 'staff only' })
@@ -141,13 +146,29 @@ export function createBlossomHandler(options: BlossomOptions): HttpHandler {
     if (tooBig !== undefined) return refuse(res, ...tooBig, true)
     const event = await authorize(req, res, claimed)
     if (event === undefined) return drainOrDrop(req)
+    const declared = header(req, 'content-length')
+    const size = declared === undefined ? undefined : Number(declared)
+    const taken = options.quotas?.take(event.pubkey, size)
+    if (taken !== undefined && 'reason' in taken) {
+      overQuota(res, taken)
+      return drainOrDrop(req)
+    }
+    const ticket = taken?.ticket
+    const limit = Math.min(maxBytes, ticket?.limit ?? maxBytes)
     let received: Awaited<ReturnType<BlobStore['receive']>>
     try {
-      received = await store.receive(req, maxBytes)
+      received = await store.receive(req, limit)
     } catch (err) {
-      if (err instanceof BlobTooLargeError) return refuse(res, 413, err.message, true)
+      ticket?.release()
+      // An undeclared body that outgrew what the quotas left is over quota, not too large.
+      const quota = limit < maxBytes ? options.quotas?.check(event.pubkey, limit + 1) : undefined
+      if (err instanceof BlobTooLargeError && quota !== undefined) return overQuota(res, quota, true)
+      if (err instanceof BlobTooLargeError)
+        return refuse(res, 413, `blob larger than ${maxBytes} bytes`, true)
       return refuse(res, 400, 'upload interrupted', true)
     }
+    // A body received in full counts, stored or not.
+    ticket?.settle(received.size)
     if (claimed !== undefined && received.sha256 !== claimed) {
       await received.discard()
       return refuse(res, 400, 'the body does not match X-SHA-256')
@@ -165,9 +186,13 @@ export function createBlossomHandler(options: BlossomOptions): HttpHandler {
     const sha256 = header(req, 'x-sha-256')
     if (sha256 === undefined || !isHex64(sha256))
       return refuse(res, 400, 'X-SHA-256 must be 64 lowercase hex')
-    const tooBig = sizeRefusal(header(req, 'x-content-length'), true)
+    const declared = header(req, 'x-content-length')
+    const tooBig = sizeRefusal(declared, true)
     if (tooBig !== undefined) return refuse(res, ...tooBig)
-    if ((await authorize(req, res, sha256)) === undefined) return
+    const event = await authorize(req, res, sha256)
+    if (event === undefined) return
+    const quota = options.quotas?.check(event.pubkey, Number(declared))
+    if (quota !== undefined) return overQuota(res, quota)
     res.writeHead(200, corsHeaders())
     res.end()
   }
@@ -256,32 +281,4 @@ export function createBlossomHandler(options: BlossomOptions): HttpHandler {
     }
     return true
   }
-}
-
-/**
- * After a refusal: a body of declared (and allowed) length is read and dropped so the client sees
- * the answer; a body of unknown length is not read at all, the connection is closed instead.
- */
-function drainOrDrop(req: IncomingMessage): void {
-  if (req.headers['content-length'] !== undefined) req.resume()
-  else req.destroy()
-}
-
-function header(req: IncomingMessage, name: string): string | undefined {
-  const v = req.headers[name]
-  return typeof v === 'string' ? v.trim() : undefined
-}
-
-/** Answers with a status, a reason in `X-Reason` and the body; `close` drops an unread body. */
-function refuse(res: ServerResponse, status: number, reason: string, close = false): void {
-  if (res.headersSent) return
-  const headers: Record<string, string> = {
-    'Content-Type': 'text/plain; charset=utf-8',
-    'X-Content-Type-Options': 'nosniff',
-    'X-Reason': reason.replace(/[^\x20-\x7e]/g, '?'),
-    ...corsHeaders(),
-  }
-  if (close) headers.Connection = 'close'
-  res.writeHead(status, headers)
-  res.end(reason)
 }

@@ -11,6 +11,7 @@ import { createBlossomHandler, DEFAULT_MAX_BLOB_BYTES, type HttpHandler } from '
 import { mediaOrigin } from './media-origin'
 import { uploadGate } from './upload-gate'
 import { DEFAULT_UPLOAD_POLICY } from './upload-policy'
+import { settleUploadQuota, UploadQuotas } from './upload-quota'
 
 /** The relay's Blossom: its own listening server, where blobs live, its cap, and how to stop it. */
 export interface RelayMedia {
@@ -92,6 +93,7 @@ export async function startRelayMedia(engine: Engine, host: string, listenHost: 
     dir,
     maxBytes,
     mayUpload: uploadGate(engine, opts.uploadPolicy ?? DEFAULT_UPLOAD_POLICY),
+    quotas: new UploadQuotas(settleUploadQuota(opts.uploadQuota), () => engine.now()),
     clock: () => engine.now(),
     verify: engine.ctx.verify,
     ...(configured && { publicUrl: mediaOrigin(settings) }),
