@@ -73,6 +73,11 @@ class RoostApp implements AppApi {
   private readonly listeners = new Set<() => void>()
   private readonly adapters = new Map<Group, GroupAdapter>()
   private readonly unsubs: Array<() => void> = []
+  /** Each relay's Blossom origin (NIP-11), asked directly so a failed start is asked again. */
+  private readonly media = new MediaServers(
+    (relay) => fetchRelayInfo(relay, globalThis.fetch.bind(globalThis), 5000),
+    () => this.changed(),
+  )
   private snap: AppSnapshot | undefined
   private readonly auth: Record<string, string> = {}
   private relays: string[]
@@ -86,11 +91,6 @@ class RoostApp implements AppApi {
   private marks!: TabReadState
   private connection!: ConnectionWatch
   private publicMeta!: PublicMetadata
-  /** Each relay's Blossom origin (NIP-11), asked directly so a failed start is asked again. */
-  private readonly media = new MediaServers(
-    (relay) => fetchRelayInfo(relay, globalThis.fetch.bind(globalThis), 5000),
-    () => this.changed(),
-  )
 
   constructor(
     private readonly session: OpenSession,
