@@ -103,7 +103,8 @@ describe('images and files', () => {
     const [meta] = imetaOf(event!)
     const sha = createHash('sha256').update(image).digest('hex')
     expect(meta).toMatchObject({
-      url: `${stack.base}/${sha}.png`,
+      // On the relay's media origin (its own port), never the page's.
+      url: `${stack.relay.mediaUrl}/${sha}.png`,
       m: 'image/png',
       x: sha,
       size: image.length,
@@ -187,7 +188,7 @@ describe('images and files', () => {
   })
 
   test('Settings sets another Blossom server: uploads go there, and only its owner loads them without a click', async () => {
-    const server = second.url.replace('ws://', 'http://')
+    const server = second.mediaUrl
     await ada.page.getByRole('button', { name: 'Settings and account' }).click()
     await ada.page.getByLabel('Blossom server').fill(server)
     await ada.page.getByRole('button', { name: 'Save server' }).click()

@@ -75,7 +75,7 @@ describe('people', () => {
       .setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: png(64, 64, 5) })
     await expect
       .poll(() => c.getByLabel('Picture URL').inputValue())
-      .toMatch(new RegExp(`^${stack.base}/[0-9a-f]{64}\\.png$`))
+      .toMatch(new RegExp(`^${stack.relay.mediaUrl}/[0-9a-f]{64}\\.png$`))
     await c.getByRole('button', { name: 'Save profile' }).click()
     await c.getByText('Profile published.').waitFor()
     await ada.page.keyboard.press('Escape')
@@ -90,7 +90,7 @@ describe('people', () => {
     const picture = seen.locator('img.avatar')
     await expect
       .poll(() => picture.getAttribute('src'))
-      .toMatch(new RegExp(`^${stack.base}/[0-9a-f]{64}\\.png$`))
+      .toMatch(new RegExp(`^${stack.relay.mediaUrl}/[0-9a-f]{64}\\.png$`))
     await expect.poll(() => picture.evaluate((el: HTMLImageElement) => el.naturalWidth)).toBe(64)
     await bob.page.keyboard.press('Escape')
   })
