@@ -3,6 +3,7 @@ import type { NostrEvent } from 'nostr-tools/core'
 import type { Filter } from 'nostr-tools/filter'
 import { ClosedError } from '../errors'
 import type { Signer } from '../signers'
+import { defaultWebSocket } from '../socket/websocket'
 import { createVerifier, type Verifier } from '../verify'
 import type { BackoffOptions } from './backoff'
 import {
@@ -13,7 +14,6 @@ import {
   type SubscriptionHandlers,
 } from './connection'
 import { fetchRelayInfo, type RelayInfo } from './nip11'
-import { importWs } from './node-websocket'
 
 export type { AuthPolicy, AuthState, PublishResult, SubscriptionHandlers } from './connection'
 
@@ -84,11 +84,7 @@ export class RelayPool {
   }
 
   private websocket(): Promise<typeof WebSocket> {
-    this.wsCtor ??= (async () => {
-      if (typeof globalThis.WebSocket === 'function') return globalThis.WebSocket
-      const mod = await importWs()
-      return mod.WebSocket as unknown as typeof WebSocket
-    })()
+    this.wsCtor ??= defaultWebSocket()
     return this.wsCtor
   }
 
