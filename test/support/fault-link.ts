@@ -1,6 +1,6 @@
 /** The inside of the fault proxy: one client connection, its target connection and the two lanes between them. */
 import { type Socket, connect as tcpConnect } from 'node:net'
-import type { ClosedBy, ProxiedConnection, ProxyTimers } from './fault-proxy'
+import type { ClosedBy, ProxiedConnection, ProxyTimers } from './fault-proxy.ts'
 
 const END = Symbol('end')
 type Item = Buffer | typeof END

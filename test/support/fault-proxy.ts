@@ -15,7 +15,7 @@
  * await proxy.close()
  */
 import { createServer, type Server } from 'node:net'
-import { Link } from './fault-link'
+import { Link } from './fault-link.ts'
 
 /** Timer functions and a millisecond clock, injectable so a test can move time itself (latency, stalls). */
 export interface ProxyTimers {
