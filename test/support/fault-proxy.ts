@@ -82,6 +82,12 @@ export interface FaultProxyOptions {
  * Starts a proxy on 127.0.0.1, port 0, in front of `target`: a `ws:`/`http:` URL on this machine,
  * or a function returning one, read at each new connection (so the proxy can be started first and
  * its URL given to the server, e.g. as the relay's NIP-42 `urls`).
+ *
+ * @example
+ * let relayUrl = ''
+ * const proxy = await startFaultProxy(() => relayUrl)
+ * const relay = await startRelay({ port: 0, urls: [proxy.url] }) // AUTH names the proxy's URL
+ * relayUrl = relay.url
  */
 export async function startFaultProxy(
   target: string | (() => string),

@@ -24,6 +24,11 @@ export interface AuthDeps {
 /**
  * NIP-42 for one connection: the relay's challenge on the current socket, the policy, and one
  * AUTH at a time with a deadline. A new socket starts again from `none`.
+ *
+ * @example
+ * const auth = new Nip42(url, { sign, authPolicy: 'always', authTimeout: 10_000 })
+ * relay.onchallenge = () => auth.challenge()
+ * if (await auth.authenticate(relay, () => currentRelay)) retry()
  */
 export class Nip42 {
   private challenged = false

@@ -53,6 +53,10 @@ const PROBE = JSON.stringify(['REQ', PROBE_ID, { ids: ['0'.repeat(64)], limit: 0
 /**
  * The liveness watch of one socket (see {@link LivenessOptions}). `sent()` on every frame that
  * expects an answer, `heard()` on every frame received; one timer at a time.
+ *
+ * @example
+ * const watch = new Liveness({ awaiting: () => pending > 0, send: (f) => ws.send(f), dead: () => ws.close() })
+ * ws.onmessage = (e) => watch.heard(e.data)
  */
 export class Liveness {
   private readonly quietMs: number

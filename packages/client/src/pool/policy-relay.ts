@@ -13,6 +13,11 @@ interface DroppableSocket {
  * nostr-tools' relay, with the hooks the connection's policies need: every frame in and out (for
  * the liveness watch), the AUTH challenge (the base class keeps it private and only offers
  * `onauth`, which authenticates unconditionally), and a way to drop the socket at once.
+ *
+ * @example
+ * const relay = new PolicyRelay(url, { verifyEvent, websocketImplementation: WebSocket })
+ * relay.onframe = (data) => watch.heard(data)
+ * relay.abandon('relay connection lost') // no closing handshake
  */
 export class PolicyRelay extends AbstractRelay {
   onchallenge: (() => void) | undefined

@@ -26,6 +26,10 @@ export interface PublishLink {
 /**
  * The publishes of one connection: each gets the relay's verdict or a timeout, an AUTH and one
  * retry on `auth-required:`, and the same signed event once more when the socket dies under it.
+ *
+ * @example
+ * const publisher = new Publisher({ url, ensure, authenticate, noticeSince })
+ * const result = await publisher.publish(event, 10_000) // { ok, relay, message, failure? }
  */
 export class Publisher {
   /** Publishes waiting for the relay's OK on the current socket. */

@@ -27,6 +27,7 @@ export interface LogicalSub {
   done: boolean
 }
 
+/** A subscription not sent yet. */
 export function logicalSub(id: string, filters: Filter[], handlers: SubscriptionHandlers): LogicalSub {
   return {
     id,
