@@ -69,11 +69,10 @@ describe('installable and offline', () => {
     // A send fails at once with the reason and keeps the draft; nothing is queued.
     const box = page.getByRole('textbox', { name: 'Message General' })
     await box.fill('Sent from a tunnel')
-    const sentAt = Date.now()
     await box.press('Enter')
+    // The offline check's answer, given before any publish: one that waited for the relay would
+    // end at the publish timeout with "… did not answer within …" instead.
     await expect(page.getByTestId('send-error').textContent()).resolves.toBe('You are offline')
-    // Far below the 10 s publish timeout the send used to wait for.
-    expect(Date.now() - sentAt).toBeLessThan(5000)
     expect(await box.inputValue()).toBe('Sent from a tunnel')
     expect(await messageIn(ada, 'Sent from a tunnel').count()).toBe(0)
 
