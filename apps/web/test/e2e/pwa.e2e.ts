@@ -1,29 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
-import {
-  joinByCode,
-  messageIn,
-  newPerson,
-  type Person,
-  type Stack,
-  screenshot,
-  screenshotsOnFailure,
-  send,
-  signUp,
-  startStack,
-} from './harness'
+import { describe, expect, test } from 'vitest'
+import { messageIn, screenshot, send, withStack } from './harness'
 
-let stack: Stack
-let ada: Person
-beforeAll(async () => {
-  stack = await startStack({ demo: true })
-  ada = await newPerson(stack)
-  await signUp(stack, ada, 'Ada')
-  await joinByCode(ada, `${stack.relay.url}'general`)
-})
-afterAll(async () => {
-  await stack?.close()
-})
-beforeEach(() => screenshotsOnFailure(() => [ada]))
+const {
+  stack,
+  people: [ada],
+} = withStack({ relay: { demo: true }, people: [{ name: 'Ada', join: ['general'] }] })
 
 describe('installable and offline', () => {
   test('the manifest names the app, its icons, theme, start URL and standalone display', async () => {
