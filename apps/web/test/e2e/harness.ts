@@ -1,6 +1,6 @@
 /**
  * Shared pieces of the e2e suite: a real relay serving the built client, browser contexts
- * (one per person or device) on the one shared Chromium, sign-in through the UI, screenshots
+ * (one per person or device) on the worker's Chromium, sign-in through the UI, screenshots
  * under `test-results/`, and an axe-core scan.
  */
 import { mkdirSync, readFileSync } from 'node:fs'
@@ -23,10 +23,17 @@ export interface Stack {
   close(): Promise<void>
 }
 
-/** A relay on a free port with the built client, and a connection to the shared browser. */
+/** The browser of this worker: files running at the same time never share one. */
+function browserEndpoint(): string {
+  const endpoints = inject('browserWsEndpoints')
+  const worker = Number(process.env.VITEST_POOL_ID ?? 1) - 1
+  return endpoints[worker % endpoints.length] ?? inject('browserWsEndpoint')
+}
+
+/** A relay on a free port with the built client, and a connection to this worker's browser. */
 export async function startStack(opts: Partial<RelayOptions> = {}): Promise<Stack> {
   const relay = await startRelay({ port: 0, host: '127.0.0.1', db: ':memory:', staticDir: distDir, ...opts })
-  const browser = await chromium.connect(inject('browserWsEndpoint'))
+  const browser = await chromium.connect(browserEndpoint())
   const contexts: BrowserContext[] = []
   return {
     relay,
@@ -184,7 +191,7 @@ export interface StackSetup {
 
 /**
  * The opening every e2e file shares. Before the file's first test: a stack (the relay serving the
- * built client, and the shared browser), `seed`, then each person in a fresh profile, signed up
+ * built client, and this worker's browser), `seed`, then each person in a fresh profile, signed up
  * through the UI (one after another, in order) and joined to their groups. On a failed test, a
  * screenshot of each person's page; after the file, the stack closed. The stack and the people
  * are returned at once, as objects filled in before the first test, so a file can destructure
