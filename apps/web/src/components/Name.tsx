@@ -4,7 +4,7 @@ import { useProfile } from '../hooks'
 import { cleanName } from '../lib/bidi'
 import { shortNpub } from '../lib/format'
 import { Avatar } from './Avatar'
-import { usePeople } from './People'
+import { usePeople } from './people-store'
 
 /** The display name from kind 0 (bidi controls removed), else a short npub. */
 export function useDisplayName(pubkey: string): string {

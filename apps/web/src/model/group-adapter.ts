@@ -7,6 +7,7 @@ import type { Group, GroupSnapshot, Message } from '@roost/client'
 import { type GroupMetadata, type ImetaFields, imetaOf, mentionsPubkey } from '@roost/nip29'
 import { threadContext } from '@roost/read-state'
 import { cleanName } from '../lib/bidi'
+import { toAnswer } from './answer'
 import type { CallAnswer, GroupHandle, InviteAnswer } from './api'
 import { callAnswer } from './call-answer'
 import { joinRequestItems, roleItems, shareLinks, togglePin } from './community'
@@ -21,16 +22,6 @@ import type {
   NotifyLevel,
   ThreadDetail,
 } from './types'
-
-/** Any failure as the text to show: the relay's own words when it said something. */
-export function toAnswer(err: unknown): Answer {
-  if (err && typeof err === 'object') {
-    const e = err as { relayMessage?: unknown; message?: unknown }
-    if (typeof e.relayMessage === 'string' && e.relayMessage) return { ok: false, message: e.relayMessage }
-    if (typeof e.message === 'string' && e.message) return { ok: false, message: e.message }
-  }
-  return { ok: false, message: String(err) }
-}
 
 async function answer(run: () => Promise<unknown>, okMessage = ''): Promise<Answer> {
   try {

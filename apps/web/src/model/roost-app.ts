@@ -26,11 +26,12 @@ import {
   parseContent,
 } from '@roost/nip29'
 import type { NostrEvent } from 'nostr-tools'
+import { toAnswer } from './answer'
 import type { AppApi, AppSnapshot, JoinAnswer } from './api'
 import { fetchPreview, type GroupPreview } from './community'
 import { ConnectionWatch, OFFLINE_MESSAGE } from './connection'
 import { watchForks } from './forks'
-import { GroupAdapter, toAnswer } from './group-adapter'
+import { GroupAdapter } from './group-adapter'
 import { uploadFile } from './media'
 import { loadNotifyLevels, notifies, saveNotifyLevels, titleCount } from './notify-levels'
 import { ProfileBook } from './profiles'
