@@ -2,7 +2,7 @@ import { type FormEvent, useEffect, useId, useState } from 'react'
 import { useApp } from '../hooks'
 import type { GroupPreview } from '../model/community'
 import type { Answer } from '../model/types'
-import { Avatar } from './Avatar'
+import { Avatar, PictureConsent } from './Avatar'
 import './community.css'
 import { AnswerNotice, Dialog } from './Dialog'
 
@@ -28,6 +28,7 @@ function Preview(props: { preview: GroupPreview }) {
           {p.closed ? ' · closed' : ' · open'}
           {p.private ? ' · private' : ''}
         </p>
+        <PictureConsent picture={p.picture} />
       </div>
     </section>
   )

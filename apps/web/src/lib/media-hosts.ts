@@ -1,13 +1,22 @@
 /**
- * Which images load without a click. An image load tells its host who is reading (IP, time,
- * which message), so only the user's own Blossom servers (the one set in Settings and each
- * relay's own) and this page's origin are trusted; other hosts wait for a click unless the user
- * allowed all.
+ * Which images and pictures load without a click. An image load tells its host who is reading
+ * (IP, time, which message or whose profile), so only the user's own Blossom servers (the one set
+ * in Settings and each relay's own), this page's origin and the hosts the user allowed one by one
+ * are trusted; other hosts wait for a click unless the user allowed all. The same rule covers
+ * message images, profile pictures (kind 0) and group pictures (39000).
  */
 import { blossomServerFor } from '@roost/client'
 
-/** The origins images load from automatically. */
-export function trustedOrigins(blossomServer: string | undefined, relays: readonly string[]): Set<string> {
+/**
+ * The origins images load from automatically: the Blossom server, each relay's, this page's, and
+ * the origins in `allowed` (the user's per-host allows).
+ * @example trustedOrigins(undefined, ['wss://relay.example']).has('https://relay.example') // true
+ */
+export function trustedOrigins(
+  blossomServer: string | undefined,
+  relays: readonly string[],
+  allowed: readonly string[] = [],
+): Set<string> {
   const out = new Set<string>()
   const add = (url: string | undefined) => {
     if (!url) return
@@ -25,6 +34,7 @@ export function trustedOrigins(blossomServer: string | undefined, relays: readon
       // not a relay URL
     }
   }
+  for (const a of allowed) add(a)
   if (typeof location !== 'undefined') add(location.origin)
   return out
 }
@@ -35,6 +45,20 @@ export function hostOf(url: string): string {
     return new URL(url).host
   } catch {
     return url
+  }
+}
+
+/**
+ * The origin to remember when the user allows pictures from `url`'s host, or undefined for a URL
+ * that is not http(s).
+ * @example originOf('https://img.example/a.png') // 'https://img.example'
+ */
+export function originOf(url: string): string | undefined {
+  try {
+    const u = new URL(url)
+    return u.protocol === 'https:' || u.protocol === 'http:' ? u.origin : undefined
+  } catch {
+    return undefined
   }
 }
 

@@ -146,6 +146,8 @@ export interface Settings {
   notifications: boolean
   /** The user's own Blossom server for uploads (default: the group's relay); its images load automatically. */
   blossomServer?: string
-  /** Load images from any host without a click (each load tells that host who is reading). */
+  /** Load images and pictures from any host without a click (each load tells that host who is reading). */
   loadAllImages?: boolean
+  /** Origins whose images and pictures the user allowed to load without a click, one by one. */
+  allowedHosts?: string[]
 }

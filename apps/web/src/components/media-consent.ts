@@ -1,0 +1,41 @@
+/**
+ * The consent rule for every image from elsewhere (message images, profile and group pictures)
+ * as a hook: which URLs load at once, and the per-host allow. The rule itself is
+ * `lib/media-hosts.ts`.
+ */
+import { useCallback, useMemo } from 'react'
+import { useApp, useAppSnapshot } from '../hooks'
+import { mayAutoLoad, originOf, trustedOrigins } from '../lib/media-hosts'
+
+/** `(url) => whether it may load now`, following Settings (server, allowed hosts, load all). */
+export function useMayLoad(): (url: string) => boolean {
+  const snap = useAppSnapshot()
+  const { blossomServer, loadAllImages, allowedHosts } = snap.settings
+  const relays = useMemo(
+    () => [...snap.relays, ...snap.groups.map((g) => g.relay)],
+    [snap.relays, snap.groups],
+  )
+  const trusted = useMemo(
+    () => trustedOrigins(blossomServer, relays, allowedHosts),
+    [blossomServer, relays, allowedHosts],
+  )
+  return useCallback(
+    (url: string) => mayAutoLoad(url, trusted, loadAllImages === true),
+    [trusted, loadAllImages],
+  )
+}
+
+/** Allows (or, with `allow` false, forgets) every image and picture from `url`'s origin. */
+export function useAllowHost(): (url: string, allow?: boolean) => void {
+  const app = useApp()
+  return useCallback(
+    (url: string, allow = true) => {
+      const origin = originOf(url)
+      if (!origin) return
+      const current = app.snapshot().settings.allowedHosts ?? []
+      const rest = current.filter((h) => h !== origin)
+      app.setSettings({ allowedHosts: allow ? [...rest, origin] : rest })
+    },
+    [app],
+  )
+}
