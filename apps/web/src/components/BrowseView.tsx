@@ -71,7 +71,7 @@ export function BrowseView(props: { onOpen: (key: string) => void; title?: strin
           <li key={g.id} className="card">
             <div className="title">
               <Avatar name={g.name} seed={`${g.relay}'${g.id}`} picture={g.picture} size={36} square />
-              <span>{g.name}</span>
+              <bdi className="name">{g.name}</bdi>
             </div>
             <div className="chips" style={{ marginLeft: 0 }}>
               {g.closed ? <span className="chip">closed</span> : <span className="chip">open</span>}

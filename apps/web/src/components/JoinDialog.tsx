@@ -19,7 +19,9 @@ function Preview(props: { preview: GroupPreview }) {
     <section className="group-preview" aria-label="Group preview" data-testid="group-preview">
       <Avatar name={p.name} seed={p.key} picture={p.picture} size={48} square />
       <div>
-        <h3>{p.name}</h3>
+        <h3>
+          <bdi className="name">{p.name}</bdi>
+        </h3>
         {p.about ? <p>{p.about}</p> : null}
         <p>
           {p.memberCount !== undefined

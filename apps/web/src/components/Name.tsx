@@ -1,8 +1,8 @@
 import { nip19 } from 'nostr-tools'
 import type { ReactNode } from 'react'
 import { useAppSnapshot, useProfile } from '../hooks'
-import { cleanName } from '../lib/bidi'
 import { shortNpub } from '../lib/format'
+import { cleanName } from '../lib/names'
 import { Avatar } from './Avatar'
 import { usePeople } from './people-store'
 

@@ -1,7 +1,7 @@
 import { nip19 } from 'nostr-tools'
 import { useEffect, useState } from 'react'
 import { useApp, useAppSnapshot, useProfile } from '../hooks'
-import { cleanName } from '../lib/bidi'
+import { cleanName } from '../lib/names'
 import type { Member } from '../model/types'
 import { Avatar, PictureConsent } from './Avatar'
 import { Dialog } from './Dialog'

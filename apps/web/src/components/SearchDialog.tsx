@@ -1,7 +1,7 @@
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react'
 import { useApp } from '../hooks'
-import { cleanName } from '../lib/bidi'
 import { formatDay, formatTime } from '../lib/format'
+import { cleanName } from '../lib/names'
 import { snippet } from '../lib/search-snippet'
 import type { SearchResult } from '../model/search'
 import { Dialog } from './Dialog'

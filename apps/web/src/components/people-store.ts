@@ -4,8 +4,8 @@
  */
 import { useEffect, useMemo, useSyncExternalStore } from 'react'
 import { useApp, useAppSnapshot } from '../hooks'
-import { cleanName } from '../lib/bidi'
 import { shortNpub } from '../lib/format'
+import { cleanName } from '../lib/names'
 import type { GroupDetail, Member } from '../model/types'
 
 /** What names in the open group can do: open a person's card, and know which names are ambiguous. */

@@ -6,7 +6,7 @@
 import type { Group, GroupSnapshot, Message } from '@roost/client'
 import { type GroupMetadata, type ImetaFields, imetaOf, mentionsPubkey } from '@roost/nip29'
 import { threadContext } from '@roost/read-state'
-import { cleanName } from '../lib/bidi'
+import { cleanName, tameMarks } from '../lib/names'
 import { toAnswer } from './answer'
 import type { CallAnswer, GroupHandle, InviteAnswer } from './api'
 import { callAnswer } from './call-answer'
@@ -198,7 +198,7 @@ export class GroupAdapter implements GroupHandle {
       relay: snap.relay,
       name: cleanName(meta?.name ?? '') || cleanName(this.listName() ?? '') || snap.id,
       picture: meta?.picture,
-      about: meta?.about,
+      about: meta?.about === undefined ? undefined : tameMarks(meta.about),
       unread: snap.unread,
       mentions: snap.mentions,
       notify: this.notifyLevel(),

@@ -26,6 +26,7 @@ import {
   parseContent,
 } from '@roost/nip29'
 import type { NostrEvent } from 'nostr-tools'
+import { cleanName, tameMarks } from '../lib/names'
 import { toAnswer } from './answer'
 import type { AppApi, AppSnapshot, JoinAnswer } from './api'
 import { fetchPreview, type GroupPreview } from './community'
@@ -249,7 +250,7 @@ class RoostApp implements AppApi {
     if (event.created_at < this.startedAt) return
     const mentioned = mentionsPubkey(event, this.session.pubkey)
     if (!notifies(this.notifyLevels[group.key.toString()] ?? 'all', mentioned)) return
-    const name = group.metadata?.name || group.key.id.value
+    const name = cleanName(group.metadata?.name ?? '') || group.key.id.value
     const who = this.profiles.get(event.pubkey)?.name ?? 'New message'
     try {
       new Notification(mentioned ? `${who} mentioned you in ${name}` : `${who} in ${name}`, {
@@ -386,8 +387,8 @@ class RoostApp implements AppApi {
       out.push({
         id: meta.id,
         relay: url,
-        name: meta.name?.trim() || meta.id,
-        about: meta.about,
+        name: cleanName(meta.name ?? '') || meta.id,
+        about: meta.about === undefined ? undefined : tameMarks(meta.about),
         picture: meta.picture,
         closed: meta.closed,
         private: meta.private,
