@@ -26,13 +26,16 @@ import {
   parseContent,
 } from '@roost/nip29'
 import type { NostrEvent } from 'nostr-tools'
+import type { GroupOrigin } from '../lib/lookalike'
 import { cleanName, tameMarks } from '../lib/names'
 import { toAnswer } from './answer'
 import type { AppApi, AppSnapshot, JoinAnswer } from './api'
+import { browseOrder } from './browse-order'
 import { fetchPreview, type GroupPreview } from './community'
 import { ConnectionWatch, OFFLINE_MESSAGE } from './connection'
 import { watchForks } from './forks'
 import { GroupAdapter } from './group-adapter'
+import { GroupOrigins } from './group-origins'
 import { uploadFile } from './media'
 import { loadNotifyLevels, notifies, saveNotifyLevels, titleCount } from './notify-levels'
 import { ProfileBook } from './profiles'
@@ -88,6 +91,7 @@ class RoostApp implements AppApi {
   private marks!: TabReadState
   private connection!: ConnectionWatch
   private publicMeta!: PublicMetadata
+  private origins!: GroupOrigins
 
   constructor(
     private readonly session: OpenSession,
@@ -159,6 +163,7 @@ class RoostApp implements AppApi {
       onChange: () => this.changed(),
     })
     this.connection.start()
+    this.origins = new GroupOrigins(this.roost.pool, (relay) => this.roost.groups.relayKey(relay))
     this.publicMeta = new PublicMetadata(
       this.roost.pool,
       (relay) => this.roost.groups.relayKey(relay),
@@ -387,7 +392,7 @@ class RoostApp implements AppApi {
       out.push({
         id: meta.id,
         relay: url,
-        name: cleanName(meta.name ?? '') || meta.id,
+        name: cleanName(meta.name ?? '') || cleanName(meta.id),
         about: meta.about === undefined ? undefined : tameMarks(meta.about),
         picture: meta.picture,
         closed: meta.closed,
@@ -396,7 +401,11 @@ class RoostApp implements AppApi {
       })
       this.publicMeta.remember(url, e)
     }
-    return out.sort((a, b) => a.name.localeCompare(b.name))
+    return browseOrder(out, (ids) => this.groupOrigins(url, ids))
+  }
+
+  groupOrigins(relay: string, ids: readonly string[]): Promise<Record<string, GroupOrigin>> {
+    return this.origins.origins(relay, ids).catch(() => ({}))
   }
 
   async createGroup(

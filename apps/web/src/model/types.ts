@@ -3,6 +3,7 @@
  * GroupsRegistry by the adapter in `roost-app.ts`. Components depend on these types only.
  */
 import type { ImetaFields } from '@roost/nip29'
+import type { GroupOrigin, TwinVerdict } from '../lib/lookalike'
 import type { JoinRequestItem, RoleItem } from './community'
 
 export type Access =
@@ -129,6 +130,10 @@ export interface BrowseEntry {
   closed: boolean
   private: boolean
   joined: boolean
+  /** Only when another group on the relay has a look-alike name: where this one came from. */
+  origin?: GroupOrigin
+  /** Only then too: how it compares with its look-alikes (`lib/lookalike.ts`). */
+  twin?: TwinVerdict
 }
 
 export type SignInMethod = 'local' | 'nip07' | 'nip46'

@@ -1,0 +1,73 @@
+import { formatFull } from '../lib/format'
+import type { GroupOrigin, TwinVerdict } from '../lib/lookalike'
+import { cleanName } from '../lib/names'
+
+/**
+ * What tells a group apart from its look-alikes: its id, when it was created (as the relay vouches,
+ * or as its creator claims), its members, and a chip on the one the facts point to.
+ */
+export function TwinFacts(props: { id: string; origin?: GroupOrigin; twin: TwinVerdict }) {
+  const o = props.origin
+  const facts = [
+    `id ${cleanName(props.id)}`,
+    o?.createdAt !== undefined
+      ? `created ${formatFull(o.createdAt)}`
+      : o?.claimedAt !== undefined
+        ? `created ${formatFull(o.claimedAt)} (its creator's clock)`
+        : undefined,
+    o?.members !== undefined ? `${o.members} ${o.members === 1 ? 'member' : 'members'}` : undefined,
+  ].filter(Boolean)
+  const chip = props.twin.original
+    ? o?.byOperator
+      ? 'made by this relay'
+      : o?.createdAt !== undefined
+        ? 'the oldest'
+        : 'the largest'
+    : undefined
+  return (
+    <p className="twin-facts" data-testid="twin-facts">
+      {chip ? <span className="chip twin-original">{chip}</span> : null}
+      <span>{facts.join(' · ')}</span>
+    </p>
+  )
+}
+
+const WARNINGS: Record<NonNullable<TwinVerdict['warning']>, string> = {
+  operator: 'was made by this relay itself',
+  older: 'is older',
+  members: 'has more members',
+}
+
+/** The warning on a group whose look-alike is the original, or the note when none can be told. */
+export function TwinWarning(props: { name: string; twin: TwinVerdict }) {
+  const t = props.twin
+  if (t.warning) {
+    return (
+      <p className="notice warn twin-warning" role="note" data-testid="twin-warning">
+        Not the only “<bdi>{props.name}</bdi>” here: another group with this name {WARNINGS[t.warning]}. Check
+        the id before you join.
+      </p>
+    )
+  }
+  if (t.undecided) {
+    return (
+      <p className="hint twin-warning" role="note" data-testid="twin-warning">
+        {t.size} groups here have this name and nothing shows which is the original: check the id.
+      </p>
+    )
+  }
+  return null
+}
+
+/** A small mark for lists (switcher, search, sidebar): the group's id, with ⚠ on a look-alike of the original. */
+export function TwinMark(props: { id: string; twin: TwinVerdict }) {
+  const t = props.twin
+  const reason = t.warning ? `Another group with this name ${WARNINGS[t.warning]}` : undefined
+  return (
+    <span className={reason ? 'twin-mark warn' : 'twin-mark'} data-testid="twin-mark" title={reason}>
+      {reason ? <span aria-hidden="true">⚠ </span> : null}
+      <span className="visually-hidden">{reason ? `${reason}; id ` : 'id '}</span>
+      {cleanName(props.id)}
+    </span>
+  )
+}

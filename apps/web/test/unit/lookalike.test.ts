@@ -1,0 +1,116 @@
+import fc from 'fast-check'
+import { describe, expect, test } from 'vitest'
+import { type GroupOrigin, inRankOrder, judgeLookalikes, nameSkeleton } from '../../src/lib/lookalike'
+
+describe('nameSkeleton', () => {
+  test('names a reader could take for one another share it', () => {
+    const general = nameSkeleton('General')
+    for (const twin of [
+      'general',
+      'GENERAL',
+      ' General ',
+      'Gen\u200Beral',
+      'Gеneral', // Cyrillic е
+      'Genera1',
+      'GeneraI', // capital i
+      'Généràl',
+      'General.',
+      'Gen eral',
+      'Ｇｅｎｅｒａｌ', // fullwidth
+      '𝐆𝐞𝐧𝐞𝐫𝐚𝐥', // mathematical bold
+      `G${'\u0301'.repeat(50)}eneral`,
+    ])
+      expect(nameSkeleton(twin), twin).toBe(general)
+    expect(nameSkeleton('Design')).not.toBe(general)
+    expect(nameSkeleton('Generals')).not.toBe(general)
+    expect(nameSkeleton('Modern')).toBe(nameSkeleton('Modem'))
+  })
+
+  test('a name of nothing but symbols is its own skeleton', () => {
+    expect(nameSkeleton('🚀🚀')).toBe('🚀🚀')
+    expect(nameSkeleton('🚀')).not.toBe(nameSkeleton('🌙'))
+  })
+})
+
+const operator: GroupOrigin = { byOperator: true, createdAt: 1_000, members: 3 }
+const stranger = (o: Partial<GroupOrigin> = {}): GroupOrigin => ({ byOperator: false, ...o })
+
+describe('judgeLookalikes', () => {
+  test('the group the relay operator made comes first, whatever the others claim', () => {
+    const v = judgeLookalikes([
+      { key: 'fake', name: 'General', origin: stranger({ createdAt: 10, members: 500 }) },
+      { key: 'real', name: 'General', origin: operator },
+      { key: 'design', name: 'Design', origin: stranger() },
+    ])
+    expect(v.get('real')).toMatchObject({ rank: 0, original: true, undecided: false })
+    expect(v.get('fake')).toMatchObject({ rank: 1, original: false, warning: 'operator' })
+    expect(v.has('design')).toBe(false)
+  })
+
+  test('between members’ groups, the older one as the relay vouches; a claimed date does not count', () => {
+    const v = judgeLookalikes([
+      { key: 'b', name: 'General', origin: stranger({ createdAt: 2_000 }) },
+      { key: 'a', name: 'Genera1', origin: stranger({ createdAt: 1_000 }) },
+      { key: 'c', name: 'general', origin: stranger({ claimedAt: 1, members: 99 }) },
+    ])
+    expect(v.get('a')).toMatchObject({ rank: 0, original: true })
+    expect(v.get('b')).toMatchObject({ rank: 1, warning: 'older' })
+    expect(v.get('c')).toMatchObject({ rank: 2, warning: 'older' })
+  })
+
+  test('members break a tie; with no fact at all, none is called the original', () => {
+    const byMembers = judgeLookalikes([
+      { key: 'x', name: 'Chat', origin: stranger({ members: 2 }) },
+      { key: 'y', name: 'Chat', origin: stranger({ members: 9 }) },
+    ])
+    expect(byMembers.get('y')).toMatchObject({ rank: 0, original: true })
+    expect(byMembers.get('x')).toMatchObject({ warning: 'members' })
+    const unknown = judgeLookalikes([
+      { key: 'x', name: 'Chat' },
+      { key: 'y', name: 'Chat' },
+    ])
+    expect(unknown.get('x')).toMatchObject({ original: false, undecided: true })
+    expect(unknown.get('y')).toMatchObject({ original: false, undecided: true })
+    expect(unknown.get('y')?.warning).toBeUndefined()
+  })
+
+  test('property: one original at most per set, ranks 0..n-1, and the order does not depend on the input order', () => {
+    const origin = fc.option(
+      fc.record({
+        byOperator: fc.boolean(),
+        createdAt: fc.option(fc.integer({ min: 0, max: 5 }), { nil: undefined }),
+        members: fc.option(fc.integer({ min: 0, max: 5 }), { nil: undefined }),
+      }),
+      { nil: undefined },
+    )
+    const item = fc.record({ name: fc.constantFrom('General', 'genera1', 'Design', 'Dеsign'), origin })
+    fc.assert(
+      fc.property(fc.array(item, { maxLength: 8 }), (raw) => {
+        const items = raw.map((r, i) => ({ ...r, key: `k${i}` }))
+        const v = judgeLookalikes(items)
+        const reversed = judgeLookalikes([...items].reverse())
+        for (const [key, verdict] of v) expect(reversed.get(key)?.rank).toBe(verdict.rank)
+        const sets = new Map<string, number[]>()
+        for (const verdict of v.values())
+          sets.set(verdict.skeleton, [...(sets.get(verdict.skeleton) ?? []), verdict.rank])
+        for (const [skeleton, ranks] of sets) {
+          expect(ranks.sort((a, b) => a - b)).toEqual(ranks.map((_, i) => i))
+          const originals = [...v.values()].filter((x) => x.skeleton === skeleton && x.original)
+          expect(originals.length).toBeLessThanOrEqual(1)
+        }
+      }),
+    )
+  })
+})
+
+describe('inRankOrder', () => {
+  test('each look-alike set is put in rank order in the places it held; the rest stay', () => {
+    const v = judgeLookalikes([
+      { key: 'fake', name: 'General', origin: stranger() },
+      { key: 'real', name: 'General', origin: operator },
+      { key: 'x', name: 'X' },
+      { key: 'y', name: 'Y' },
+    ])
+    expect(inRankOrder(['x', 'fake', 'y', 'real'], (k) => k, v)).toEqual(['x', 'real', 'y', 'fake'])
+  })
+})
