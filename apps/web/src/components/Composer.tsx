@@ -42,6 +42,8 @@ export function Composer(props: {
   people?: readonly string[]
   /** Up arrow in an empty box: quote our last message; false when there is none. */
   onQuoteLast?: () => boolean
+  /** Shown where files are attached (a private group's files are readable by link). */
+  attachNotice?: string
 }) {
   const [draft, setDraft] = useState('')
   const [busy, setBusy] = useState(false)
@@ -111,7 +113,7 @@ export function Composer(props: {
         attachments.add([...e.dataTransfer.files])
       }}
     >
-      <AttachmentTray items={attachments.items} onRemove={attachments.remove} />
+      <AttachmentTray items={attachments.items} onRemove={attachments.remove} notice={props.attachNotice} />
       {props.replyTo && props.onCancelReply ? (
         <ReplyingTo message={props.replyTo} onCancel={props.onCancelReply} />
       ) : null}
@@ -160,7 +162,9 @@ export function Composer(props: {
             attachments.add([...e.clipboardData.files])
           }}
         />
-        {attachments.enabled ? <AttachButton onFiles={attachments.add} disabled={disabled} /> : null}
+        {attachments.enabled ? (
+          <AttachButton onFiles={attachments.add} disabled={disabled} notice={props.attachNotice} />
+        ) : null}
         <button
           type="submit"
           className="btn primary"

@@ -2,6 +2,7 @@ import { type KeyboardEvent, useCallback, useEffect, useId, useMemo, useRef, use
 import { useApp, useGroup, usePageVisible } from '../hooks'
 import type { GroupHandle } from '../model/api'
 import type { Answer, GroupDetail, MessageItem } from '../model/types'
+import { PRIVATE_MEDIA_NOTICE } from './Attachments'
 import { Avatar } from './Avatar'
 import { CallButton } from './CallButton'
 import { DeleteGroupDialog, MoveDialog, ShareDialog, SubgroupDialog } from './CommunityDialogs'
@@ -372,6 +373,7 @@ export function GroupView(props: {
           return last !== undefined
         }}
         onUpload={(file, onProgress) => app.upload(file, detail.relay, onProgress)}
+        attachNotice={detail.flags.private ? PRIVATE_MEDIA_NOTICE : undefined}
         onSend={async (text, media) => {
           const answer = await handle.send(text, replyTo?.id, media)
           if (answer.ok) setReplyTo(undefined)
