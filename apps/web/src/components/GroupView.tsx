@@ -1,5 +1,5 @@
 import { type KeyboardEvent, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react'
-import { useApp, useGroup, usePageVisible } from '../hooks'
+import { useApp, useAppSnapshot, useGroup, usePageVisible } from '../hooks'
 import type { GroupHandle } from '../model/api'
 import type { Answer, GroupDetail, MessageItem } from '../model/types'
 import { PRIVATE_MEDIA_NOTICE } from './Attachments'
@@ -12,6 +12,7 @@ import { EditGroupDialog } from './EditGroupDialog'
 import { ForkBanner } from './ForkBanner'
 import { Icon } from './Icon'
 import { InviteDialog } from './InviteDialog'
+import { TwinMark } from './Lookalike'
 import type { MessageActions } from './MessageRow'
 import { NotifyMenu } from './NotifyMenu'
 import { ProfileCardHost } from './People'
@@ -20,6 +21,7 @@ import { useGroupPeople } from './people-store'
 import { type RevealRequest, SearchHighlight, useRevealMessage } from './SearchReveal'
 import { ThreadDialog } from './ThreadDialog'
 import { Timeline } from './Timeline'
+import { useGroupTwins } from './useGroupTwins'
 
 const NO_PINS: string[] = []
 
@@ -239,6 +241,8 @@ export function GroupView(props: {
   const byId = useCallback((id: string) => handle.message(id), [handle])
   useGroupPeople(detail)
   const app = useApp()
+  // Another of the user's groups looks like this one by name: the header shows the id too.
+  const twin = useGroupTwins(useAppSnapshot().groups).get(props.handle.key)
 
   if (!detail) return null
   const flags = [
@@ -267,6 +271,7 @@ export function GroupView(props: {
         <div className="titles">
           <h2 id="group-title">
             <bdi>{detail.name}</bdi>
+            {twin ? <TwinMark id={detail.id} twin={twin} /> : null}
             <span className="chips">
               {flags.map((f) => (
                 <span key={f} className="chip">

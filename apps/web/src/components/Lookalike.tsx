@@ -6,7 +6,13 @@ import { cleanName } from '../lib/names'
  * What tells a group apart from its look-alikes: its id, when it was created (as the relay vouches,
  * or as its creator claims), its members, and a chip on the one the facts point to.
  */
-export function TwinFacts(props: { id: string; origin?: GroupOrigin; twin: TwinVerdict }) {
+export function TwinFacts(props: {
+  id: string
+  origin?: GroupOrigin
+  twin: TwinVerdict
+  /** False where the member count shows already (the join preview). */
+  members?: boolean
+}) {
   const o = props.origin
   const facts = [
     `id ${cleanName(props.id)}`,
@@ -15,7 +21,9 @@ export function TwinFacts(props: { id: string; origin?: GroupOrigin; twin: TwinV
       : o?.claimedAt !== undefined
         ? `created ${formatFull(o.claimedAt)} (its creator's clock)`
         : undefined,
-    o?.members !== undefined ? `${o.members} ${o.members === 1 ? 'member' : 'members'}` : undefined,
+    o?.members !== undefined && props.members !== false
+      ? `${o.members} ${o.members === 1 ? 'member' : 'members'}`
+      : undefined,
   ].filter(Boolean)
   const chip = props.twin.original
     ? o?.byOperator

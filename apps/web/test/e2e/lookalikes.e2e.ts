@@ -74,6 +74,22 @@ describe.each(SIZES)('look-alike groups at $width px', (size) => {
     await screenshot(page, `lookalikes-${size.width}-browse`)
     expect(problems).toEqual([])
 
+    // A link to the copy: the join preview says what it is.
+    if (phone) await page.getByRole('button', { name: 'Open group list' }).click()
+    await page.getByRole('button', { name: 'Join a group' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Join a group' })
+    await dialog.getByLabel('Group link or code').fill(`${stack.relay.url}'${FAKE}`)
+    const preview = dialog.getByTestId('group-preview')
+    await expect
+      .poll(() => preview.getByTestId('twin-warning').textContent())
+      .toMatch(/^Not the only “General” here: another group with this name was made by this relay itself\./)
+    expect(await preview.getByTestId('twin-facts').textContent()).toMatch(new RegExp(`id ${FAKE} · created `))
+    const previewProblems = await layoutProblems(page)
+    await screenshot(page, `lookalikes-${size.width}-join-preview`)
+    expect(previewProblems).toEqual([])
+    await page.keyboard.press('Escape')
+    await dialog.waitFor({ state: 'detached' })
+
     await first.click()
     await page.locator('#group-title').getByText('General').waitFor()
     expect(
@@ -87,6 +103,10 @@ describe.each(SIZES)('look-alike groups at $width px', (size) => {
     await page.getByRole('button', { name: 'Browse groups' }).first().click()
     await page.getByRole('button', { name: `Join General (id ${FAKE})` }).click()
     await page.getByText('find me here').waitFor()
+    // The header of the copy shows its id, marked.
+    await expect
+      .poll(() => page.locator('#group-title').getByTestId('twin-mark').textContent())
+      .toMatch(new RegExp(`^⚠ .*id ${FAKE}$`))
     await page.keyboard.press('Control+k')
     const switcher = page.getByRole('dialog', { name: 'Switch to a group' })
     await switcher.getByRole('combobox').fill('gen')
