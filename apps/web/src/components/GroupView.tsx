@@ -271,7 +271,7 @@ export function GroupView(props: {
         <div className="titles">
           <h2 id="group-title">
             <bdi>{detail.name}</bdi>
-            {twin ? <TwinMark id={detail.id} twin={twin} /> : null}
+            {twin ? <TwinMark id={detail.id} twin={twin} relay={detail.relay} /> : null}
             <span className="chips">
               {flags.map((f) => (
                 <span key={f} className="chip">

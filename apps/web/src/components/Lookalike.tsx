@@ -1,5 +1,6 @@
 import { formatFull } from '../lib/format'
 import type { GroupOrigin, TwinVerdict } from '../lib/lookalike'
+import { hostOf } from '../lib/media-hosts'
 import { cleanName } from '../lib/names'
 
 /**
@@ -67,14 +68,19 @@ export function TwinWarning(props: { name: string; twin: TwinVerdict }) {
   return null
 }
 
-/** A small mark for lists (switcher, search, sidebar): the group's id, with ⚠ on a look-alike of the original. */
-export function TwinMark(props: { id: string; twin: TwinVerdict }) {
+/**
+ * A small mark for lists (switcher, search, sidebar, header): the group's id (and its relay's host
+ * when a look-alike lives on another relay), with ⚠ on a look-alike of the original.
+ */
+export function TwinMark(props: { id: string; twin: TwinVerdict; relay?: string }) {
   const t = props.twin
   const reason = t.warning ? `Another group with this name ${WARNINGS[t.warning]}` : undefined
+  const where = t.elsewhere && props.relay ? `${hostOf(props.relay)} ` : ''
   return (
     <span className={reason ? 'twin-mark warn' : 'twin-mark'} data-testid="twin-mark" title={reason}>
       {reason ? <span aria-hidden="true">⚠ </span> : null}
       <span className="visually-hidden">{reason ? `${reason}; id ` : 'id '}</span>
+      {where}
       {cleanName(props.id)}
     </span>
   )

@@ -89,7 +89,9 @@ export function QuickSwitcher(props: {
             }}
           >
             <bdi dir="auto">{g.name || g.id}</bdi>
-            {twins.has(g.key) ? <TwinMark id={g.id} twin={twins.get(g.key) as TwinVerdict} /> : null}
+            {twins.has(g.key) ? (
+              <TwinMark id={g.id} twin={twins.get(g.key) as TwinVerdict} relay={g.relay} />
+            ) : null}
             {g.unread > 0 ? <span className="switcher-unread">{g.unread}</span> : null}
           </div>
         ))}

@@ -16,7 +16,7 @@ function ResultRow(props: {
   query: string
   showGroup: boolean
   twin?: TwinVerdict
-  groupId?: string
+  where?: { id: string; relay: string }
 }) {
   const name = useDisplayName(props.r.pubkey)
   const r = props.r
@@ -28,10 +28,10 @@ function ResultRow(props: {
           <>
             {' in '}
             <bdi className="search-group">{cleanName(r.groupName) || r.group}</bdi>
-            {props.twin && props.groupId ? (
+            {props.twin && props.where ? (
               <>
                 {' '}
-                <TwinMark id={props.groupId} twin={props.twin} />
+                <TwinMark id={props.where.id} twin={props.twin} relay={props.where.relay} />
               </>
             ) : null}
           </>
@@ -61,7 +61,7 @@ export function SearchDialog(props: {
   const groups = useAppSnapshot().groups
   // Results from groups whose names look alike carry the group's id (⚠ on the look-alike).
   const twins = useGroupTwins(groups)
-  const groupIds = useMemo(() => new Map(groups.map((g) => [g.key, g.id])), [groups])
+  const groupIds = useMemo(() => new Map(groups.map((g) => [g.key, { id: g.id, relay: g.relay }])), [groups])
   const [text, setText] = useState('')
   const [scope, setScope] = useState<'group' | 'all'>(props.groupKey ? 'group' : 'all')
   const [results, setResults] = useState<SearchResult[]>([])
@@ -165,7 +165,7 @@ export function SearchDialog(props: {
               query={text}
               showGroup={inGroup === undefined}
               twin={twins.get(r.group)}
-              groupId={groupIds.get(r.group)}
+              where={groupIds.get(r.group)}
             />
           </div>
         ))}

@@ -57,7 +57,7 @@ function GroupRow(props: {
           </span>
           {props.twin ? (
             <span className="access">
-              <TwinMark id={g.id} twin={props.twin} />
+              <TwinMark id={g.id} twin={props.twin} relay={g.relay} />
             </span>
           ) : null}
           {label ? (

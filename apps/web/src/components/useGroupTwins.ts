@@ -6,7 +6,8 @@ import type { GroupSummary } from '../model/types'
 /**
  * The user's groups whose names look alike (`lib/lookalike.ts`), keyed by group key: their
  * origins are asked of their relays once, and until they arrive every look-alike is shown with its
- * id and none is called the original.
+ * id and none is called the original. Groups on different relays are never ranked against each
+ * other (each relay vouches only for itself); they show their relay too.
  */
 export function useGroupTwins(groups: readonly GroupSummary[]): Map<string, TwinVerdict> {
   const app = useApp()
@@ -39,7 +40,10 @@ export function useGroupTwins(groups: readonly GroupSummary[]): Map<string, Twin
     }
   }, [app, wanted])
   return useMemo(
-    () => judgeLookalikes(twins.map((g) => ({ key: g.key, name: g.name, origin: origins[g.key] }))),
+    () =>
+      judgeLookalikes(
+        twins.map((g) => ({ key: g.key, name: g.name, origin: origins[g.key], scope: g.relay })),
+      ),
     [twins, origins],
   )
 }

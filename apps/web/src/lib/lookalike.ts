@@ -23,9 +23,13 @@ export interface GroupOrigin {
 
 /** How one group of a look-alike set compares with the others. */
 export interface TwinVerdict {
-  /** The set's key (see {@link nameSkeleton}) and its size. */
+  /** The name's skeleton (see {@link nameSkeleton}). */
   skeleton: string
+  /** The groups it is ranked with: those of this skeleton on the same relay (`scope`). */
+  set: string
   size: number
+  /** A look-alike lives on another relay: the relay is part of what tells them apart. */
+  elsewhere: boolean
   /** 0 for the one shown first. */
   rank: number
   /** This is the one the facts point to (made by the operator, the oldest, or the largest). */
@@ -114,7 +118,9 @@ function compareOrigins(
 
 /**
  * For every group whose name looks like another's in `items`: its rank in that set and whether it
- * is the original or gets a warning. Groups with a name of their own are not in the map.
+ * is the original or gets a warning. Groups with a name of their own are not in the map. Only
+ * groups of one `scope` (relay) are ranked against each other: "made by the relay" and a relay's
+ * clock mean nothing about another relay, whose operator may be the one copying.
  *
  * @example
  * const v = judgeLookalikes(
@@ -123,36 +129,53 @@ function compareOrigins(
  * v.get('b')?.warning // 'operator'
  */
 export function judgeLookalikes(
-  items: readonly { key: string; name: string; origin?: GroupOrigin }[],
+  items: readonly { key: string; name: string; origin?: GroupOrigin; scope?: string }[],
 ): Map<string, TwinVerdict> {
-  const sets = new Map<string, { key: string; origin?: GroupOrigin }[]>()
+  const bySkeleton = new Map<string, { key: string; origin?: GroupOrigin; scope: string }[]>()
   for (const item of items) {
     const s = nameSkeleton(item.name)
-    const list = sets.get(s) ?? []
-    list.push(item)
-    sets.set(s, list)
+    const list = bySkeleton.get(s) ?? []
+    list.push({ ...item, scope: item.scope ?? '' })
+    bySkeleton.set(s, list)
   }
   const out = new Map<string, TwinVerdict>()
-  for (const [skeleton, list] of sets) {
-    if (list.length < 2) continue
-    const ranked = [...list].sort(
-      (a, b) => compareOrigins(a.origin, b.origin)[0] || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0),
-    )
-    const first = ranked[0] as { key: string; origin?: GroupOrigin }
-    const decided = compareOrigins(first.origin, ranked[1]?.origin)[0] !== 0
-    ranked.forEach((item, rank) => {
-      const why = rank > 0 && decided ? compareOrigins(first.origin, item.origin)[1] : undefined
-      out.set(item.key, {
-        skeleton,
-        size: list.length,
-        rank,
-        original: decided && rank === 0,
-        ...(why ? { warning: why } : {}),
-        undecided: !decided,
-      })
-    })
+  for (const [skeleton, all] of bySkeleton) {
+    if (all.length < 2) continue
+    const scopes = new Set(all.map((i) => i.scope))
+    for (const scope of scopes) {
+      const list = all.filter((i) => i.scope === scope)
+      judgeSet(out, skeleton, `${scope}\n${skeleton}`, list, scopes.size > 1)
+    }
   }
   return out
+}
+
+/** Ranks the look-alikes of one relay (`list`, possibly one alone when its twins are elsewhere). */
+function judgeSet(
+  out: Map<string, TwinVerdict>,
+  skeleton: string,
+  set: string,
+  list: { key: string; origin?: GroupOrigin }[],
+  elsewhere: boolean,
+): void {
+  const ranked = [...list].sort(
+    (a, b) => compareOrigins(a.origin, b.origin)[0] || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0),
+  )
+  const first = ranked[0] as { key: string; origin?: GroupOrigin }
+  const decided = ranked.length > 1 && compareOrigins(first.origin, ranked[1]?.origin)[0] !== 0
+  ranked.forEach((item, rank) => {
+    const why = rank > 0 && decided ? compareOrigins(first.origin, item.origin)[1] : undefined
+    out.set(item.key, {
+      skeleton,
+      set,
+      size: list.length,
+      elsewhere,
+      rank,
+      original: decided && rank === 0,
+      ...(why ? { warning: why } : {}),
+      undecided: !decided && list.length > 1,
+    })
+  })
 }
 
 /**
@@ -170,9 +193,9 @@ export function inRankOrder<T>(
   items.forEach((item, i) => {
     const v = verdicts.get(keyOf(item))
     if (!v) return
-    const places = bySet.get(v.skeleton) ?? []
+    const places = bySet.get(v.set) ?? []
     places.push(i)
-    bySet.set(v.skeleton, places)
+    bySet.set(v.set, places)
   })
   for (const places of bySet.values()) {
     const members = places

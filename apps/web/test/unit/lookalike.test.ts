@@ -83,7 +83,11 @@ describe('judgeLookalikes', () => {
       }),
       { nil: undefined },
     )
-    const item = fc.record({ name: fc.constantFrom('General', 'genera1', 'Design', 'Dеsign'), origin })
+    const item = fc.record({
+      name: fc.constantFrom('General', 'genera1', 'Design', 'Dеsign'),
+      origin,
+      scope: fc.constantFrom('wss://a.example', 'wss://b.example'),
+    })
     fc.assert(
       fc.property(fc.array(item, { maxLength: 8 }), (raw) => {
         const items = raw.map((r, i) => ({ ...r, key: `k${i}` }))
@@ -92,14 +96,44 @@ describe('judgeLookalikes', () => {
         for (const [key, verdict] of v) expect(reversed.get(key)?.rank).toBe(verdict.rank)
         const sets = new Map<string, number[]>()
         for (const verdict of v.values())
-          sets.set(verdict.skeleton, [...(sets.get(verdict.skeleton) ?? []), verdict.rank])
-        for (const [skeleton, ranks] of sets) {
+          sets.set(verdict.set, [...(sets.get(verdict.set) ?? []), verdict.rank])
+        for (const [set, ranks] of sets) {
           expect(ranks.sort((a, b) => a - b)).toEqual(ranks.map((_, i) => i))
-          const originals = [...v.values()].filter((x) => x.skeleton === skeleton && x.original)
+          const originals = [...v.values()].filter((x) => x.set === set && x.original)
           expect(originals.length).toBeLessThanOrEqual(1)
         }
       }),
     )
+  })
+})
+
+describe('groups on different relays', () => {
+  test('are never ranked against each other: another relay’s operator may be the one copying', () => {
+    const v = judgeLookalikes([
+      { key: 'ours', name: 'General', scope: 'wss://ours.example', origin: stranger({ createdAt: 500 }) },
+      // A relay run by the copier: its own key made the group and its clock says 2020.
+      {
+        key: 'theirs',
+        name: 'General',
+        scope: 'wss://theirs.example',
+        origin: { byOperator: true, createdAt: 1 },
+      },
+    ])
+    for (const key of ['ours', 'theirs'])
+      expect(v.get(key)).toMatchObject({ rank: 0, original: false, elsewhere: true, undecided: false })
+    expect(v.get('theirs')?.warning).toBeUndefined()
+    expect(v.get('ours')?.warning).toBeUndefined()
+  })
+
+  test('within one relay they still are, and the twin elsewhere is noted', () => {
+    const v = judgeLookalikes([
+      { key: 'real', name: 'General', scope: 'a', origin: operator },
+      { key: 'copy', name: 'General', scope: 'a', origin: stranger({ createdAt: 2_000 }) },
+      { key: 'far', name: 'General', scope: 'b' },
+    ])
+    expect(v.get('real')).toMatchObject({ original: true, elsewhere: true, size: 2 })
+    expect(v.get('copy')).toMatchObject({ warning: 'operator', elsewhere: true })
+    expect(v.get('far')).toMatchObject({ original: false, undecided: false, size: 1, elsewhere: true })
   })
 })
 
