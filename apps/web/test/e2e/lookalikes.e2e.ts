@@ -8,6 +8,7 @@ import {
   screenshot,
   screenshotsOnFailure,
   send,
+  seriousViolations,
   signUp,
   startStack,
 } from './harness'
@@ -73,6 +74,7 @@ describe.each(SIZES)('look-alike groups at $width px', (size) => {
     const problems = await layoutProblems(page)
     await screenshot(page, `lookalikes-${size.width}-browse`)
     expect(problems).toEqual([])
+    expect(await seriousViolations(page)).toEqual([])
 
     // A link to the copy: the join preview says what it is.
     if (phone) await page.getByRole('button', { name: 'Open group list' }).click()
@@ -143,6 +145,7 @@ describe.each(SIZES)('look-alike groups at $width px', (size) => {
     if (phone) await page.getByRole('button', { name: 'Open group list' }).click()
     const nav = page.getByRole('navigation', { name: 'Groups' })
     await expect.poll(() => nav.getByTestId('twin-mark').count()).toBe(2)
+    expect(await seriousViolations(page)).toEqual([])
     await screenshot(page, `lookalikes-${size.width}-sidebar`)
     if (phone) await page.keyboard.press('Escape')
     expect(ada.errors).toEqual([])

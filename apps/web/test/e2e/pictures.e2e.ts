@@ -7,6 +7,7 @@ import {
   type Stack,
   screenshot,
   screenshotsOnFailure,
+  seriousViolations,
   signUp,
   startStack,
 } from './harness'
@@ -102,6 +103,7 @@ describe('pictures from other hosts', () => {
     const allow = profile.getByRole('button', { name: `Show pictures from ${tracker.host}` })
     await allow.waitFor()
     await screenshot(page, 'pictures-card-gated')
+    expect(await seriousViolations(page)).toEqual([])
     // The sidebar's group picture is on the tracking host too.
     expect(await avatarTag(page.getByRole('navigation', { name: 'Groups' }).getByRole('listitem'))).toBe(
       'SPAN',
