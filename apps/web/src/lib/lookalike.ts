@@ -99,20 +99,24 @@ export function nameSkeleton(name: string): string {
   return skeleton || clean
 }
 
-/** The first difference between two origins, best first; 0 when no fact tells them apart. */
+/**
+ * The first difference between two origins, best first; 0 when no fact tells them apart. Dates
+ * and member counts count only when every group of the set has one (`use`): a group whose 9007
+ * its relay hides (a private group, to non-members) is not "newer" than a copy whose date shows,
+ * and comparing by whatever each pair happens to know would not even be an order.
+ */
 function compareOrigins(
   a: GroupOrigin | undefined,
   b: GroupOrigin | undefined,
+  use: { dates: boolean; members: boolean },
 ): [number, TwinVerdict['warning']] {
   if ((a?.byOperator ?? false) !== (b?.byOperator ?? false)) return [a?.byOperator ? -1 : 1, 'operator']
-  const at = a?.createdAt
-  const bt = b?.createdAt
-  if (at !== undefined && bt !== undefined && at !== bt) return [at - bt, 'older']
-  if (at !== undefined && bt === undefined) return [-1, 'older']
-  if (at === undefined && bt !== undefined) return [1, 'older']
-  const am = a?.members ?? -1
-  const bm = b?.members ?? -1
-  if (am !== bm) return [bm - am, 'members']
+  const at = a?.createdAt ?? 0
+  const bt = b?.createdAt ?? 0
+  if (use.dates && at !== bt) return [at - bt, 'older']
+  const am = a?.members ?? 0
+  const bm = b?.members ?? 0
+  if (use.members && am !== bm) return [bm - am, 'members']
   return [0, undefined]
 }
 
@@ -158,13 +162,19 @@ function judgeSet(
   list: { key: string; origin?: GroupOrigin }[],
   elsewhere: boolean,
 ): void {
+  const use = {
+    dates: list.every((i) => i.origin?.createdAt !== undefined),
+    members: list.every((i) => i.origin?.members !== undefined),
+  }
   const ranked = [...list].sort(
-    (a, b) => compareOrigins(a.origin, b.origin)[0] || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0),
+    (a, b) => compareOrigins(a.origin, b.origin, use)[0] || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0),
   )
   const first = ranked[0] as { key: string; origin?: GroupOrigin }
-  const decided = ranked.length > 1 && compareOrigins(first.origin, ranked[1]?.origin)[0] !== 0
+  // The first is the original only when no other group ties with it on every fact used.
+  const decided =
+    ranked.slice(1).every((i) => compareOrigins(first.origin, i.origin, use)[0] !== 0) && ranked.length > 1
   ranked.forEach((item, rank) => {
-    const why = rank > 0 && decided ? compareOrigins(first.origin, item.origin)[1] : undefined
+    const why = rank > 0 && decided ? compareOrigins(first.origin, item.origin, use)[1] : undefined
     out.set(item.key, {
       skeleton,
       set,

@@ -47,15 +47,35 @@ describe('judgeLookalikes', () => {
     expect(v.has('design')).toBe(false)
   })
 
-  test('between members’ groups, the older one as the relay vouches; a claimed date does not count', () => {
+  test('between members’ groups, the older one as the relay vouches', () => {
     const v = judgeLookalikes([
       { key: 'b', name: 'General', origin: stranger({ createdAt: 2_000 }) },
       { key: 'a', name: 'Genera1', origin: stranger({ createdAt: 1_000 }) },
-      { key: 'c', name: 'general', origin: stranger({ claimedAt: 1, members: 99 }) },
+      { key: 'c', name: 'general', origin: stranger({ createdAt: 3_000 }) },
     ])
     expect(v.get('a')).toMatchObject({ rank: 0, original: true })
     expect(v.get('b')).toMatchObject({ rank: 1, warning: 'older' })
     expect(v.get('c')).toMatchObject({ rank: 2, warning: 'older' })
+  })
+
+  test('a date counts only when every look-alike has one the relay vouches for', () => {
+    // A copy on a relay that takes backdated events claims 1970; the original's 9007 is hidden (private).
+    const v = judgeLookalikes([
+      { key: 'copy', name: 'General', origin: stranger({ claimedAt: 1 }) },
+      { key: 'hidden', name: 'General', origin: stranger() },
+      { key: 'dated', name: 'General', origin: stranger({ createdAt: 5_000 }) },
+    ])
+    for (const key of ['copy', 'hidden', 'dated'])
+      expect(v.get(key)).toMatchObject({ original: false, undecided: true })
+  })
+
+  test('the original is the one no other ties with', () => {
+    const v = judgeLookalikes([
+      { key: 'x', name: 'Chat', origin: stranger({ createdAt: 1 }) },
+      { key: 'y', name: 'Chat', origin: stranger({ createdAt: 1 }) },
+      { key: 'z', name: 'Chat', origin: stranger({ createdAt: 9 }) },
+    ])
+    for (const key of ['x', 'y', 'z']) expect(v.get(key)).toMatchObject({ original: false, undecided: true })
   })
 
   test('members break a tie; with no fact at all, none is called the original', () => {
