@@ -61,6 +61,7 @@ export function Avatar(props: {
  * Beside a picture that waits for consent (a profile card, a group preview): the button that
  * allows that picture's host from now on (kept in Settings, where it can be taken back). Nothing
  * when there is no picture or it may load already.
+ * @example <PictureConsent picture={profile?.picture} trusted={mine} />
  */
 export function PictureConsent(props: { picture?: string; trusted?: boolean }) {
   const src = safeHttpUrl(props.picture)

@@ -6,6 +6,7 @@ import { cleanName } from '../lib/names'
 /**
  * What tells a group apart from its look-alikes: its id, when it was created (as the relay vouches,
  * or as its creator claims), its members, and a chip on the one the facts point to.
+ * @example {g.twin ? <TwinFacts id={g.id} origin={g.origin} twin={g.twin} /> : null}
  */
 export function TwinFacts(props: {
   id: string
@@ -47,7 +48,10 @@ const WARNINGS: Record<NonNullable<TwinVerdict['warning']>, string> = {
   members: 'has more members',
 }
 
-/** The warning on a group whose look-alike is the original, or the note when none can be told. */
+/**
+ * The warning on a group whose look-alike is the original, or the note when none can be told.
+ * @example {g.twin ? <TwinWarning name={g.name} twin={g.twin} /> : null}
+ */
 export function TwinWarning(props: { name: string; twin: TwinVerdict }) {
   const t = props.twin
   if (t.warning) {
@@ -71,6 +75,7 @@ export function TwinWarning(props: { name: string; twin: TwinVerdict }) {
 /**
  * A small mark for lists (switcher, search, sidebar, header): the group's id (and its relay's host
  * when a look-alike lives on another relay), with ⚠ on a look-alike of the original.
+ * @example {twin ? <TwinMark id={g.id} twin={twin} relay={g.relay} /> : null}
  */
 export function TwinMark(props: { id: string; twin: TwinVerdict; relay?: string }) {
   const t = props.twin

@@ -7,7 +7,10 @@ import { useCallback, useMemo } from 'react'
 import { useApp, useAppSnapshot } from '../hooks'
 import { mayAutoLoad, originOf, trustedOrigins } from '../lib/media-hosts'
 
-/** `(url) => whether it may load now`, following Settings (server, allowed hosts, load all). */
+/**
+ * `(url) => whether it may load now`, following Settings (server, allowed hosts, load all).
+ * @example const mayLoad = useMayLoad(); mayLoad('https://tracker.example/p.png') // false until allowed
+ */
 export function useMayLoad(): (url: string) => boolean {
   const snap = useAppSnapshot()
   const { blossomServer, loadAllImages, allowedHosts } = snap.settings
@@ -25,7 +28,10 @@ export function useMayLoad(): (url: string) => boolean {
   )
 }
 
-/** Allows (or, with `allow` false, forgets) every image and picture from `url`'s origin. */
+/**
+ * Allows (or, with `allow` false, forgets) every image and picture from `url`'s origin.
+ * @example const allow = useAllowHost(); allow('https://pics.example/me.png') // pics.example loads from now on
+ */
 export function useAllowHost(): (url: string, allow?: boolean) => void {
   const app = useApp()
   return useCallback(

@@ -84,12 +84,18 @@ export function useGroupPeople(detail: GroupDetail | undefined): void {
   useEffect(() => () => set({ api: null, members: [], membersKnown: false, opened: undefined }), [])
 }
 
-/** The whole store (who is open, the members), for the profile card's host. */
+/**
+ * The whole store (who is open, the members), for the profile card's host.
+ * @example const { opened, members } = usePeopleState()
+ */
 export function usePeopleState(): PeopleState {
   return useSyncExternalStore(subscribe, () => state)
 }
 
-/** Closes the open profile card. */
+/**
+ * Closes the open profile card.
+ * @example <ProfileCard … onClose={closeProfileCard} />
+ */
 export function closeProfileCard(): void {
   set({ opened: undefined })
 }

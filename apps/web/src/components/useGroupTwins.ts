@@ -8,6 +8,7 @@ import type { GroupSummary } from '../model/types'
  * origins are asked of their relays once, and until they arrive every look-alike is shown with its
  * id and none is called the original. Groups on different relays are never ranked against each
  * other (each relay vouches only for itself); they show their relay too.
+ * @example const twins = useGroupTwins(snap.groups); twins.get(key)?.warning // 'operator' on a copy
  */
 export function useGroupTwins(groups: readonly GroupSummary[]): Map<string, TwinVerdict> {
   const app = useApp()

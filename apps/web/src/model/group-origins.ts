@@ -57,6 +57,12 @@ function lowerLimitOf(info: RelayInfo | undefined): number | undefined {
   return typeof v === 'number' && v > 0 ? v : undefined
 }
 
+/**
+ * The origins of groups, asked of their relay once per group and kept for the session.
+ * @example
+ * const origins = new GroupOrigins(pool, (relay) => registry.relayKey(relay))
+ * await origins.origins('wss://relay.example', ['general', 'general-chat']) // { general: { byOperator: true, … }, … }
+ */
 export class GroupOrigins {
   private readonly known = new Map<string, Promise<GroupOrigin>>()
 
