@@ -65,9 +65,36 @@ export function useAttachments(upload: Uploader | undefined) {
   return { items, add, remove, clear, restore, ready, busy, enabled: upload !== undefined }
 }
 
-/** The files under the message box, with progress, errors and a remove button each. */
-export function AttachmentTray(props: { items: readonly Attachment[]; onRemove: (id: number) => void }) {
+/**
+ * What a private group's members should know before sending a file: the upload server serves a
+ * file to anyone who asks for its hash (Blossom), so the file is only as private as its link.
+ */
+export const PRIVATE_MEDIA_NOTICE =
+  'This group is private, but its files are not: anyone who gets a file’s link can open it, member or not.'
+
+/**
+ * The files under the message box, with progress, errors and a remove button each; `notice`
+ * (a private group's) above them.
+ */
+export function AttachmentTray(props: {
+  items: readonly Attachment[]
+  onRemove: (id: number) => void
+  notice?: string
+}) {
   if (props.items.length === 0) return null
+  return (
+    <>
+      {props.notice ? (
+        <p className="attachment-notice" role="note" data-testid="attachment-notice">
+          {props.notice}
+        </p>
+      ) : null}
+      <AttachmentList items={props.items} onRemove={props.onRemove} />
+    </>
+  )
+}
+
+function AttachmentList(props: { items: readonly Attachment[]; onRemove: (id: number) => void }) {
   return (
     <ul className="attachment-tray" aria-label="Attachments">
       {props.items.map((a) => (
@@ -97,7 +124,11 @@ export function AttachmentTray(props: { items: readonly Attachment[]; onRemove: 
 }
 
 /** The paper-clip button: picks files to attach. */
-export function AttachButton(props: { onFiles: (files: File[]) => void; disabled?: boolean }) {
+export function AttachButton(props: {
+  onFiles: (files: File[]) => void
+  disabled?: boolean
+  notice?: string
+}) {
   const ref = useRef<HTMLInputElement>(null)
   const id = useId()
   return (
@@ -118,6 +149,7 @@ export function AttachButton(props: { onFiles: (files: File[]) => void; disabled
         type="button"
         className="icon-btn attach-btn"
         aria-label="Attach a file"
+        title={props.notice}
         disabled={props.disabled}
         onClick={() => ref.current?.click()}
       >

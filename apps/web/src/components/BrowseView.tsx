@@ -4,8 +4,13 @@ import type { Answer, BrowseEntry } from '../model/types'
 import { Avatar } from './Avatar'
 import { AnswerNotice } from './Dialog'
 import { JoinDialog } from './JoinDialog'
+import { TwinFacts, TwinWarning } from './Lookalike'
 
-/** A relay's public groups (`{"kinds":[39000]}`), each joinable in one click. */
+/**
+ * A relay's public groups (`{"kinds":[39000]}`), each joinable in one click. Groups whose names
+ * look alike come in rank order, the original first; each shows its id, age and members, and the
+ * others a warning (`lib/lookalike.ts`).
+ */
 export function BrowseView(props: { onOpen: (key: string) => void; title?: string }) {
   const app = useApp()
   const snap = useAppSnapshot()
@@ -68,15 +73,17 @@ export function BrowseView(props: { onOpen: (key: string) => void; title?: strin
       {entries && entries.length === 0 ? <p className="hint">This relay lists no public groups.</p> : null}
       <ul className="cards" aria-label="Groups on this relay">
         {entries?.map((g) => (
-          <li key={g.id} className="card">
+          <li key={g.id} className={g.twin?.warning ? 'card twin' : 'card'}>
             <div className="title">
               <Avatar name={g.name} seed={`${g.relay}'${g.id}`} picture={g.picture} size={36} square />
-              <span>{g.name}</span>
+              <bdi className="name">{g.name}</bdi>
             </div>
+            {g.twin ? <TwinFacts id={g.id} origin={g.origin} twin={g.twin} /> : null}
             <div className="chips" style={{ marginLeft: 0 }}>
               {g.closed ? <span className="chip">closed</span> : <span className="chip">open</span>}
               {g.private ? <span className="chip">private</span> : null}
             </div>
+            {g.twin ? <TwinWarning name={g.name} twin={g.twin} /> : null}
             <p>{g.about || 'No description.'}</p>
             <AnswerNotice answer={answers[g.id]} />
             <div className="row end">
@@ -90,7 +97,7 @@ export function BrowseView(props: { onOpen: (key: string) => void; title?: strin
                   className="btn primary"
                   onClick={() => (g.closed ? setAsking(g) : join(g))}
                   disabled={busy === g.id}
-                  aria-label={`${g.closed ? 'Request to join' : 'Join'} ${g.name}`}
+                  aria-label={`${g.closed ? 'Request to join' : 'Join'} ${g.name}${g.twin ? ` (id ${g.id})` : ''}`}
                 >
                   {busy === g.id ? 'Joining…' : g.closed ? 'Request to join' : 'Join'}
                 </button>

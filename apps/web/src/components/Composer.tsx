@@ -55,6 +55,8 @@ export function Composer(props: {
   people?: readonly string[]
   /** Up arrow in an empty box: quote our last message; false when there is none. */
   onQuoteLast?: () => boolean
+  /** Shown where files are attached (a private group's files are readable by link). */
+  attachNotice?: string
 }) {
   const [draft, setDraft] = useDraft(props.box)
   const { drafts } = useApp()
@@ -159,7 +161,7 @@ export function Composer(props: {
         attachments.add([...e.dataTransfer.files])
       }}
     >
-      <AttachmentTray items={attachments.items} onRemove={attachments.remove} />
+      <AttachmentTray items={attachments.items} onRemove={attachments.remove} notice={props.attachNotice} />
       {replyTo ? <ReplyingTo message={props.message?.(replyTo)} onCancel={cancelReply} /> : null}
       {!props.canSend.ok ? (
         <p className="disabled-reason" id={`${id}-reason`}>
@@ -206,7 +208,9 @@ export function Composer(props: {
             attachments.add([...e.clipboardData.files])
           }}
         />
-        {attachments.enabled ? <AttachButton onFiles={attachments.add} disabled={disabled} /> : null}
+        {attachments.enabled ? (
+          <AttachButton onFiles={attachments.add} disabled={disabled} notice={props.attachNotice} />
+        ) : null}
         <button
           type="submit"
           className="btn primary"

@@ -1,7 +1,8 @@
 import { type KeyboardEvent, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react'
-import { useApp, useGroup, usePageVisible } from '../hooks'
+import { useApp, useAppSnapshot, useGroup, usePageVisible } from '../hooks'
 import type { GroupHandle } from '../model/api'
 import type { Answer, GroupDetail, MessageItem } from '../model/types'
+import { PRIVATE_MEDIA_NOTICE } from './Attachments'
 import { Avatar } from './Avatar'
 import { CallButton } from './CallButton'
 import { DeleteGroupDialog, MoveDialog, ShareDialog, SubgroupDialog } from './CommunityDialogs'
@@ -11,13 +12,16 @@ import { EditGroupDialog } from './EditGroupDialog'
 import { ForkBanner } from './ForkBanner'
 import { Icon } from './Icon'
 import { InviteDialog } from './InviteDialog'
+import { TwinMark } from './Lookalike'
 import type { MessageActions } from './MessageRow'
 import { NotifyMenu } from './NotifyMenu'
-import { ProfileCardHost, useGroupPeople } from './People'
+import { ProfileCardHost } from './People'
 import { PinnedBar } from './PinnedBar'
+import { useGroupPeople } from './people-store'
 import { type RevealRequest, SearchHighlight, useRevealMessage } from './SearchReveal'
 import { ThreadDialog } from './ThreadDialog'
 import { Timeline } from './Timeline'
+import { useGroupTwins } from './useGroupTwins'
 
 const NO_PINS: string[] = []
 
@@ -242,6 +246,8 @@ export function GroupView(props: {
   const onLoadOlder = useCallback(() => void handle.loadOlder(), [handle])
   const byId = useCallback((id: string) => handle.message(id), [handle])
   useGroupPeople(detail)
+  // Another of the user's groups looks like this one by name: the header shows the id too.
+  const twin = useGroupTwins(useAppSnapshot().groups).get(props.handle.key)
 
   if (!detail) return null
   const flags = [
@@ -270,6 +276,7 @@ export function GroupView(props: {
         <div className="titles">
           <h2 id="group-title">
             <bdi>{detail.name}</bdi>
+            {twin ? <TwinMark id={detail.id} twin={twin} relay={detail.relay} /> : null}
             <span className="chips">
               {flags.map((f) => (
                 <span key={f} className="chip">
@@ -377,6 +384,7 @@ export function GroupView(props: {
           return last !== undefined
         }}
         onUpload={(file, onProgress) => app.upload(file, detail.relay, onProgress)}
+        attachNotice={detail.flags.private ? PRIVATE_MEDIA_NOTICE : undefined}
         onSubmit={(draft) => void handle.post(handle.key, draft)}
       />
       <ProfileCardHost />

@@ -1,14 +1,38 @@
 import { type FormEvent, useEffect, useId, useState } from 'react'
 import { useApp } from '../hooks'
 import type { GroupPreview } from '../model/community'
-import type { Answer } from '../model/types'
-import { Avatar } from './Avatar'
+import type { Answer, BrowseEntry } from '../model/types'
+import { Avatar, PictureConsent } from './Avatar'
 import './community.css'
 import { AnswerNotice, Dialog } from './Dialog'
+import { TwinFacts, TwinWarning } from './Lookalike'
+
+/**
+ * The relay's verdict on the previewed group when another public group there has a look-alike name
+ * (a link to a copy of a well-known group is the easiest way to send someone to it).
+ */
+function useTwinOf(preview: GroupPreview): BrowseEntry | undefined {
+  const app = useApp()
+  const [entry, setEntry] = useState<BrowseEntry>()
+  useEffect(() => {
+    setEntry(undefined)
+    if (!preview.found) return
+    let live = true
+    app.browse(preview.relay).then(
+      (list) => live && setEntry(list.find((e) => e.id === preview.id && e.twin)),
+      () => undefined,
+    )
+    return () => {
+      live = false
+    }
+  }, [app, preview.relay, preview.id, preview.found])
+  return entry
+}
 
 /** The group a link points at, before joining: name, picture, about, member count and access. */
 function Preview(props: { preview: GroupPreview }) {
   const p = props.preview
+  const twin = useTwinOf(p)
   if (!p.found)
     return (
       <p className="hint" data-testid="group-preview">
@@ -19,7 +43,9 @@ function Preview(props: { preview: GroupPreview }) {
     <section className="group-preview" aria-label="Group preview" data-testid="group-preview">
       <Avatar name={p.name} seed={p.key} picture={p.picture} size={48} square />
       <div>
-        <h3>{p.name}</h3>
+        <h3>
+          <bdi className="name">{p.name}</bdi>
+        </h3>
         {p.about ? <p>{p.about}</p> : null}
         <p>
           {p.memberCount !== undefined
@@ -28,6 +54,13 @@ function Preview(props: { preview: GroupPreview }) {
           {p.closed ? ' · closed' : ' · open'}
           {p.private ? ' · private' : ''}
         </p>
+        <PictureConsent picture={p.picture} />
+        {twin?.twin ? (
+          <>
+            <TwinFacts id={p.id} origin={twin.origin} twin={twin.twin} members={false} />
+            <TwinWarning name={p.name} twin={twin.twin} />
+          </>
+        ) : null}
       </div>
     </section>
   )

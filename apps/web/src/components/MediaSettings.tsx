@@ -1,9 +1,38 @@
 import { blossomServerFor } from '@roost/client'
 import { type FormEvent, useId, useState } from 'react'
 import { useApp, useAppSnapshot } from '../hooks'
+import { hostOf } from '../lib/media-hosts'
 import { safeHttpUrl } from '../lib/safe-url'
 import type { Answer } from '../model/types'
 import { AnswerNotice } from './Dialog'
+import { useAllowHost } from './media-consent'
+
+/** The hosts the user allowed one by one ("Show pictures from …"), each with a way back. */
+function AllowedHosts() {
+  const hosts = useAppSnapshot().settings.allowedHosts ?? []
+  const allow = useAllowHost()
+  if (hosts.length === 0) return null
+  return (
+    <>
+      <h4 className="allowed-hosts-title">Hosts whose pictures load</h4>
+      <ul className="allowed-hosts" aria-label="Hosts whose pictures load">
+        {hosts.map((origin) => (
+          <li key={origin}>
+            <bdi className="host">{hostOf(origin)}</bdi>
+            <button
+              type="button"
+              className="btn small"
+              aria-label={`Stop loading from ${hostOf(origin)}`}
+              onClick={() => allow(origin, false)}
+            >
+              Stop
+            </button>
+          </li>
+        ))}
+      </ul>
+    </>
+  )
+}
 
 /**
  * Media settings: the Blossom server uploads go to (default: each group's relay's, on the media
@@ -63,8 +92,10 @@ export function MediaSettings() {
           checked={snap.settings.loadAllImages === true}
           onChange={(e) => app.setSettings({ loadAllImages: e.target.checked })}
         />{' '}
-        Load images from any host without asking (each load tells that host you are reading)
+        Load images from any host without asking, profile and group pictures too (each load tells that host
+        you are reading)
       </label>
+      <AllowedHosts />
     </section>
   )
 }

@@ -1,11 +1,11 @@
 import type { ImetaFields } from '@roost/nip29'
 import { decode } from 'blurhash'
-import { useEffect, useMemo, useRef, useState } from 'react'
-import { useAppSnapshot } from '../hooks'
-import { hostOf, mayAutoLoad, trustedOrigins } from '../lib/media-hosts'
+import { useEffect, useRef, useState } from 'react'
+import { hostOf } from '../lib/media-hosts'
 import { safeHttpUrl, tokenize } from '../lib/safe-url'
 import type { MessageItem } from '../model/types'
 import { Icon } from './Icon'
+import { useMayLoad } from './media-consent'
 import './message-media.css'
 
 /** Widest an inline image is drawn, CSS pixels; taller images are scaled to keep their ratio. */
@@ -151,33 +151,19 @@ function FileChip(props: { file: ImetaFields; tabIndex?: number }) {
 
 /**
  * A message's files: images inline at their imeta size (a placeholder of that size until they
- * load, so nothing jumps), other files as a chip. Images from the user's own Blossom servers load
- * at once; from any other host only after a click, unless Settings allows all.
+ * load, so nothing jumps), other files as a chip. Images from the user's own Blossom servers and
+ * from hosts the user allowed load at once; from any other host only after a click, unless
+ * Settings allows all.
  */
 export function MessageMedia(props: { message: MessageItem; tabIndex?: number }) {
-  const snap = useAppSnapshot()
-  const { blossomServer, loadAllImages } = snap.settings
-  const relays = useMemo(
-    () => [...snap.relays, ...snap.groups.map((g) => g.relay)],
-    [snap.relays, snap.groups],
-  )
-  const media = snap.mediaServers
-  const trusted = useMemo(
-    () => trustedOrigins(blossomServer, relays, Object.values(media)),
-    [blossomServer, relays, media],
-  )
+  const mayLoad = useMayLoad()
   const files = mediaOf(props.message)
   if (files.length === 0) return null
   return (
     <div className="media">
       {files.map((f) =>
         isImage(f) ? (
-          <InlineImage
-            key={f.url}
-            file={f}
-            auto={mayAutoLoad(f.url, trusted, loadAllImages === true)}
-            tabIndex={props.tabIndex}
-          />
+          <InlineImage key={f.url} file={f} auto={mayLoad(f.url)} tabIndex={props.tabIndex} />
         ) : (
           <FileChip key={f.url} file={f} tabIndex={props.tabIndex} />
         ),

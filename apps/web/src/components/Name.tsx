@@ -1,10 +1,10 @@
 import { nip19 } from 'nostr-tools'
 import type { ReactNode } from 'react'
-import { useProfile } from '../hooks'
-import { cleanName } from '../lib/bidi'
+import { useAppSnapshot, useProfile } from '../hooks'
 import { shortNpub } from '../lib/format'
+import { cleanName } from '../lib/names'
 import { Avatar } from './Avatar'
-import { usePeople } from './People'
+import { usePeople } from './people-store'
 
 /** The display name from kind 0 (bidi controls removed), else a short npub. */
 export function useDisplayName(pubkey: string): string {
@@ -26,7 +26,10 @@ export function PersonAvatar(props: { pubkey: string; size?: number; interactive
   const profile = useProfile(props.pubkey)
   const name = useDisplayName(props.pubkey)
   const people = usePeople()
-  const avatar = <Avatar name={name} seed={props.pubkey} picture={profile?.picture} size={props.size} />
+  const mine = useAppSnapshot().session.pubkey === props.pubkey
+  const avatar = (
+    <Avatar name={name} seed={props.pubkey} picture={profile?.picture} size={props.size} trusted={mine} />
+  )
   if (!props.interactive || !people) return avatar
   return (
     <button

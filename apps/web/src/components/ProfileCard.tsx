@@ -1,9 +1,9 @@
 import { nip19 } from 'nostr-tools'
 import { useEffect, useState } from 'react'
 import { useApp, useAppSnapshot, useProfile } from '../hooks'
-import { cleanName } from '../lib/bidi'
+import { cleanName } from '../lib/names'
 import type { Member } from '../model/types'
-import { Avatar } from './Avatar'
+import { Avatar, PictureConsent } from './Avatar'
 import { Dialog } from './Dialog'
 import { PersonName, useDisplayName } from './Name'
 import { ProfileEditor } from './ProfileEditor'
@@ -37,12 +37,13 @@ export function ProfileCard(props: {
     <Dialog title="Profile" onClose={props.onClose}>
       <div className="profile-card" data-testid="profile-card">
         <div className="profile-head">
-          <Avatar name={name} seed={props.pubkey} picture={profile?.picture} size={72} />
+          <Avatar name={name} seed={props.pubkey} picture={profile?.picture} size={72} trusted={mine} />
           <p className="profile-name">
             <PersonName pubkey={props.pubkey} />
             {mine ? <span className="hint"> (you)</span> : null}
           </p>
         </div>
+        <PictureConsent picture={profile?.picture} trusted={mine} />
         {about ? (
           <p className="profile-about" dir="auto">
             {about}

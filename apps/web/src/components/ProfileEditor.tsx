@@ -72,7 +72,7 @@ export function ProfileEditor() {
       <div className="field">
         <span id={ids.picture}>Picture</span>
         <div className="picture-row">
-          <Avatar name={name || '?'} seed={snap.session.pubkey} picture={picture} size={48} />
+          <Avatar name={name || '?'} seed={snap.session.pubkey} picture={picture} size={48} trusted />
           <button
             type="button"
             className="btn small"

@@ -1,8 +1,11 @@
 import { foldSearchText } from '@roost/nip29'
 import { type KeyboardEvent, useMemo, useState } from 'react'
+import { inRankOrder, type TwinVerdict } from '../lib/lookalike'
 import type { GroupSummary } from '../model/types'
 import { Dialog } from './Dialog'
+import { TwinMark } from './Lookalike'
 import './quick-switcher.css'
+import { useGroupTwins } from './useGroupTwins'
 
 /** Groups whose name (or id) has the typed text, names starting with it first; diacritics and case ignored. */
 export function switcherMatches(groups: readonly GroupSummary[], text: string): GroupSummary[] {
@@ -22,7 +25,7 @@ export function switcherMatches(groups: readonly GroupSummary[], text: string): 
 
 /**
  * The quick switcher (Ctrl/Cmd+K): type part of a group's name, ↑/↓ to choose, Enter to open,
- * Escape to close.
+ * Escape to close. Groups whose names look alike show their ids, the original first.
  */
 export function QuickSwitcher(props: {
   groups: readonly GroupSummary[]
@@ -31,7 +34,12 @@ export function QuickSwitcher(props: {
 }) {
   const [text, setText] = useState('')
   const [active, setActive] = useState(0)
-  const found = useMemo(() => switcherMatches(props.groups, text), [props.groups, text])
+  const twins = useGroupTwins(props.groups)
+  // Groups whose names look alike: the original first among them, each with its id.
+  const found = useMemo(
+    () => inRankOrder(switcherMatches(props.groups, text), (g) => g.key, twins),
+    [props.groups, text, twins],
+  )
   const current = Math.min(active, Math.max(0, found.length - 1))
   const onKey = (e: KeyboardEvent<HTMLInputElement>) => {
     if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
@@ -81,6 +89,9 @@ export function QuickSwitcher(props: {
             }}
           >
             <bdi dir="auto">{g.name || g.id}</bdi>
+            {twins.has(g.key) ? (
+              <TwinMark id={g.id} twin={twins.get(g.key) as TwinVerdict} relay={g.relay} />
+            ) : null}
             {g.unread > 0 ? <span className="switcher-unread">{g.unread}</span> : null}
           </div>
         ))}

@@ -1,14 +1,23 @@
-import { type KeyboardEvent, useEffect, useRef, useState } from 'react'
-import { useApp } from '../hooks'
-import { cleanName } from '../lib/bidi'
+import { type KeyboardEvent, useEffect, useMemo, useRef, useState } from 'react'
+import { useApp, useAppSnapshot } from '../hooks'
 import { formatDay, formatTime } from '../lib/format'
+import type { TwinVerdict } from '../lib/lookalike'
+import { cleanName } from '../lib/names'
 import { snippet } from '../lib/search-snippet'
 import type { SearchResult } from '../model/search'
 import { Dialog } from './Dialog'
+import { TwinMark } from './Lookalike'
 import { useDisplayName } from './Name'
 import './search.css'
+import { useGroupTwins } from './useGroupTwins'
 
-function ResultRow(props: { r: SearchResult; query: string; showGroup: boolean }) {
+function ResultRow(props: {
+  r: SearchResult
+  query: string
+  showGroup: boolean
+  twin?: TwinVerdict
+  where?: { id: string; relay: string }
+}) {
   const name = useDisplayName(props.r.pubkey)
   const r = props.r
   return (
@@ -19,6 +28,12 @@ function ResultRow(props: { r: SearchResult; query: string; showGroup: boolean }
           <>
             {' in '}
             <bdi className="search-group">{cleanName(r.groupName) || r.group}</bdi>
+            {props.twin && props.where ? (
+              <>
+                {' '}
+                <TwinMark id={props.where.id} twin={props.twin} relay={props.where.relay} />
+              </>
+            ) : null}
           </>
         ) : null}
         <time className="search-time" dateTime={new Date(r.createdAt * 1000).toISOString()}>
@@ -43,6 +58,10 @@ export function SearchDialog(props: {
   onClose: () => void
 }) {
   const app = useApp()
+  const groups = useAppSnapshot().groups
+  // Results from groups whose names look alike carry the group's id (⚠ on the look-alike).
+  const twins = useGroupTwins(groups)
+  const groupIds = useMemo(() => new Map(groups.map((g) => [g.key, { id: g.id, relay: g.relay }])), [groups])
   const [text, setText] = useState('')
   const [scope, setScope] = useState<'group' | 'all'>(props.groupKey ? 'group' : 'all')
   const [results, setResults] = useState<SearchResult[]>([])
@@ -141,7 +160,13 @@ export function SearchDialog(props: {
               if (e.key === 'Enter') props.onOpen(r)
             }}
           >
-            <ResultRow r={r} query={text} showGroup={inGroup === undefined} />
+            <ResultRow
+              r={r}
+              query={text}
+              showGroup={inGroup === undefined}
+              twin={twins.get(r.group)}
+              where={groupIds.get(r.group)}
+            />
           </div>
         ))}
       </div>

@@ -1,13 +1,16 @@
 import type { CSSProperties, Ref } from 'react'
 import { useAppSnapshot } from '../hooks'
 import { treeOrder } from '../lib/group-tree'
+import type { TwinVerdict } from '../lib/lookalike'
 import { countBadge } from '../model/notify-levels'
 import type { Access, GroupSummary } from '../model/types'
 import { Avatar } from './Avatar'
 import './community.css'
 import { Icon } from './Icon'
+import { TwinMark } from './Lookalike'
 import { PersonAvatar, PersonName } from './Name'
 import { MentionBadge, MutedMark } from './NotifyMenu'
+import { useGroupTwins } from './useGroupTwins'
 
 /** How a group's access state reads in the sidebar, or undefined for a plain member. */
 export function accessLabel(access: Access): string | undefined {
@@ -25,7 +28,14 @@ export function accessLabel(access: Access): string | undefined {
   }
 }
 
-function GroupRow(props: { group: GroupSummary; current: boolean; onOpen: () => void; depth?: number }) {
+function GroupRow(props: {
+  group: GroupSummary
+  current: boolean
+  onOpen: () => void
+  depth?: number
+  /** Set when another of the user's groups has a look-alike name: the id tells them apart. */
+  twin?: TwinVerdict
+}) {
   const g = props.group
   const label = accessLabel(g.access)
   const unread = countBadge(g)
@@ -45,6 +55,11 @@ function GroupRow(props: { group: GroupSummary; current: boolean; onOpen: () => 
           <span>
             <bdi>{g.name}</bdi>
           </span>
+          {props.twin ? (
+            <span className="access">
+              <TwinMark id={g.id} twin={props.twin} relay={g.relay} />
+            </span>
+          ) : null}
           {label ? (
             <span className={`access ${g.access.status}`} title={label}>
               {label}
@@ -89,6 +104,7 @@ export function Sidebar(props: {
   onShortcuts: () => void
 }) {
   const snap = useAppSnapshot()
+  const twins = useGroupTwins(snap.groups)
   const drawer = props.drawer
   return (
     <aside
@@ -122,6 +138,7 @@ export function Sidebar(props: {
                 key={g.key}
                 group={g}
                 depth={depth}
+                twin={twins.get(g.key)}
                 current={g.key === props.currentKey}
                 onOpen={() => props.onOpen(g.key)}
               />

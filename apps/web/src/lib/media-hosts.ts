@@ -1,13 +1,16 @@
 /**
- * Which images load without a click. An image load tells its host who is reading (IP, time,
- * which message), so only the user's own Blossom servers (the one set in Settings, each relay's
- * media origin as its NIP-11 names it, and each relay's own origin) and this page's origin are
- * trusted; other hosts wait for a click unless the user allowed all.
+ * Which images and pictures load without a click. An image load tells its host who is reading
+ * (IP, time, which message or whose profile), so only the user's own Blossom servers (the one set
+ * in Settings, each relay's media origin as its NIP-11 names it, and each relay's own origin), this
+ * page's origin and the hosts the user allowed one by one are trusted; other hosts wait for a
+ * click unless the user allowed all. The same rule covers message images, profile pictures
+ * (kind 0) and group pictures (39000).
  */
 import { blossomServerFor } from '@roost/client'
 
 /**
- * The origins images load from automatically.
+ * The origins images load from automatically: the Blossom server, each relay's and its media
+ * origin, this page's, and the origins in `allowed` (the user's per-host allows).
  *
  * @example
  * trustedOrigins(undefined, ['ws://127.0.0.1:7777'], ['http://127.0.0.1:7778']).has('http://127.0.0.1:7778') // true
@@ -16,6 +19,7 @@ export function trustedOrigins(
   blossomServer: string | undefined,
   relays: readonly string[],
   mediaServers: readonly string[] = [],
+  allowed: readonly string[] = [],
 ): Set<string> {
   const out = new Set<string>()
   const add = (url: string | undefined) => {
@@ -35,6 +39,7 @@ export function trustedOrigins(
       // not a relay URL
     }
   }
+  for (const a of allowed) add(a)
   if (typeof location !== 'undefined') add(location.origin)
   return out
 }
@@ -45,6 +50,20 @@ export function hostOf(url: string): string {
     return new URL(url).host
   } catch {
     return url
+  }
+}
+
+/**
+ * The origin to remember when the user allows pictures from `url`'s host, or undefined for a URL
+ * that is not http(s).
+ * @example originOf('https://img.example/a.png') // 'https://img.example'
+ */
+export function originOf(url: string): string | undefined {
+  try {
+    const u = new URL(url)
+    return u.protocol === 'https:' || u.protocol === 'http:' ? u.origin : undefined
+  } catch {
+    return undefined
   }
 }
 

@@ -1,4 +1,5 @@
 import type { ForkReport, ImetaFields } from '@roost/nip29'
+import type { GroupOrigin } from '../lib/lookalike'
 import type { GroupPreview } from './community'
 import type { ConnectionState } from './connection'
 import type { SearchAnswer } from './search'
@@ -139,7 +140,13 @@ export interface AppApi {
   leave(key: string): Promise<Answer>
   /** Follows the group admins' 10009 lists (moved or copied groups); returns the stop function. */
   watchForks(key: string, fn: (report: ForkReport) => void): () => void
+  /**
+   * A relay's public groups, by name; groups whose names look alike are told apart (their
+   * origins fetched, the original first, the others marked: `lib/lookalike.ts`).
+   */
   browse(relay: string): Promise<BrowseEntry[]>
+  /** Where groups `ids` on `relay` came from (creation event, members), asked once per group. */
+  groupOrigins(relay: string, ids: readonly string[]): Promise<Record<string, GroupOrigin>>
   createGroup(
     relay: string,
     fields: { name: string; about?: string; private: boolean; closed: boolean; parent?: string },

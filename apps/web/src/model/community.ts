@@ -5,6 +5,7 @@
  */
 import type { Group, GroupSnapshot, RelayPool } from '@roost/client'
 import { GroupMembers, GroupMetadata, GroupReference, KINDS } from '@roost/nip29'
+import { cleanName, tameMarks } from '../lib/names'
 
 /** A join request as the members panel lists it. */
 export interface JoinRequestItem {
@@ -119,9 +120,9 @@ export async function fetchPreview(
     key: key.toString(),
     id: key.id.value,
     relay: key.relay,
-    name: meta?.name?.trim() || key.id.value,
+    name: cleanName(meta?.name ?? '') || key.id.value,
     ...(meta?.picture ? { picture: meta.picture } : {}),
-    ...(meta?.about ? { about: meta.about } : {}),
+    ...(meta?.about ? { about: tameMarks(meta.about) } : {}),
     ...(memberCount !== undefined ? { memberCount } : {}),
     closed: meta?.closed ?? false,
     private: meta?.private ?? false,

@@ -6,8 +6,9 @@
 import type { Group, GroupSnapshot, Message } from '@roost/client'
 import { type GroupMetadata, type ImetaFields, imetaOf, mentionsPubkey } from '@roost/nip29'
 import { threadContext } from '@roost/read-state'
-import { cleanName } from '../lib/bidi'
 import { prepareDraft } from '../lib/compose'
+import { cleanName, tameMarks } from '../lib/names'
+import { toAnswer } from './answer'
 import type { CallAnswer, GroupHandle, InviteAnswer } from './api'
 import { callAnswer } from './call-answer'
 import { joinRequestItems, roleItems, shareLinks, togglePin } from './community'
@@ -25,16 +26,6 @@ import type {
   NotifyLevel,
   ThreadDetail,
 } from './types'
-
-/** Any failure as the text to show: the relay's own words when it said something. */
-export function toAnswer(err: unknown): Answer {
-  if (err && typeof err === 'object') {
-    const e = err as { relayMessage?: unknown; message?: unknown }
-    if (typeof e.relayMessage === 'string' && e.relayMessage) return { ok: false, message: e.relayMessage }
-    if (typeof e.message === 'string' && e.message) return { ok: false, message: e.message }
-  }
-  return { ok: false, message: String(err) }
-}
 
 async function answer(run: () => Promise<unknown>, okMessage = ''): Promise<Answer> {
   try {
@@ -218,7 +209,7 @@ export class GroupAdapter implements GroupHandle {
       relay: snap.relay,
       name: cleanName(meta?.name ?? '') || cleanName(this.listName() ?? '') || snap.id,
       picture: meta?.picture,
-      about: meta?.about,
+      about: meta?.about === undefined ? undefined : tameMarks(meta.about),
       unread: snap.unread,
       mentions: snap.mentions,
       notify: this.notifyLevel(),

@@ -6,6 +6,7 @@
  */
 import type { EventStore, RelayPool } from '@roost/client'
 import type { NostrEvent } from 'nostr-tools'
+import { cleanName, tameMarks } from '../lib/names'
 import type { Profile } from './types'
 
 const BATCH_MS = 150
@@ -19,10 +20,13 @@ function parseProfile(event: NostrEvent): Profile | undefined {
   try {
     const raw = JSON.parse(event.content) as Record<string, unknown>
     const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim().slice(0, 200) : undefined)
+    // A name is shown everywhere (and in notifications): cleaned once, here (`lib/names.ts`).
+    const name = (v: unknown) => (typeof v === 'string' ? cleanName(v) || undefined : undefined)
+    const about = str(raw.about)
     return {
-      name: str(raw.display_name) ?? str(raw.name),
+      name: name(raw.display_name) ?? name(raw.name),
       picture: str(raw.picture),
-      about: str(raw.about),
+      about: about === undefined ? undefined : tameMarks(about),
     }
   } catch {
     return undefined

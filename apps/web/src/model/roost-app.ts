@@ -26,12 +26,17 @@ import {
   parseContent,
 } from '@roost/nip29'
 import type { NostrEvent } from 'nostr-tools'
+import type { GroupOrigin } from '../lib/lookalike'
+import { cleanName, tameMarks } from '../lib/names'
+import { toAnswer } from './answer'
 import type { AppApi, AppSnapshot, JoinAnswer } from './api'
+import { browseOrder } from './browse-order'
 import { fetchPreview, type GroupPreview } from './community'
 import { ConnectionWatch, OFFLINE_MESSAGE } from './connection'
 import { DraftBook } from './drafts'
 import { watchForks } from './forks'
-import { GroupAdapter, toAnswer } from './group-adapter'
+import { GroupAdapter } from './group-adapter'
+import { GroupOrigins } from './group-origins'
 import { MediaServers, uploadFile } from './media'
 import { loadNotifyLevels, notifies, saveNotifyLevels, titleCount } from './notify-levels'
 import { ProfileBook } from './profiles'
@@ -93,6 +98,7 @@ class RoostApp implements AppApi {
   private connection!: ConnectionWatch
   private publicMeta!: PublicMetadata
   readonly drafts: DraftBook
+  private origins!: GroupOrigins
 
   constructor(
     private readonly session: OpenSession,
@@ -176,6 +182,7 @@ class RoostApp implements AppApi {
       onChange: () => this.changed(),
     })
     this.connection.start()
+    this.origins = new GroupOrigins(this.roost.pool, (relay) => this.roost.groups.relayKey(relay))
     this.publicMeta = new PublicMetadata(
       this.roost.pool,
       (relay) => this.roost.groups.relayKey(relay),
@@ -278,7 +285,7 @@ class RoostApp implements AppApi {
     if (event.created_at < this.startedAt) return
     const mentioned = mentionsPubkey(event, this.session.pubkey)
     if (!notifies(this.notifyLevels[group.key.toString()] ?? 'all', mentioned)) return
-    const name = group.metadata?.name || group.key.id.value
+    const name = cleanName(group.metadata?.name ?? '') || group.key.id.value
     const who = this.profiles.get(event.pubkey)?.name ?? 'New message'
     try {
       new Notification(mentioned ? `${who} mentioned you in ${name}` : `${who} in ${name}`, {
@@ -416,8 +423,8 @@ class RoostApp implements AppApi {
       out.push({
         id: meta.id,
         relay: url,
-        name: meta.name?.trim() || meta.id,
-        about: meta.about,
+        name: cleanName(meta.name ?? '') || cleanName(meta.id),
+        about: meta.about === undefined ? undefined : tameMarks(meta.about),
         picture: meta.picture,
         closed: meta.closed,
         private: meta.private,
@@ -425,7 +432,11 @@ class RoostApp implements AppApi {
       })
       this.publicMeta.remember(url, e)
     }
-    return out.sort((a, b) => a.name.localeCompare(b.name))
+    return browseOrder(out, (ids) => this.groupOrigins(url, ids))
+  }
+
+  groupOrigins(relay: string, ids: readonly string[]): Promise<Record<string, GroupOrigin>> {
+    return this.origins.origins(relay, ids).catch(() => ({}))
   }
 
   async createGroup(

@@ -1,6 +1,6 @@
 import type { SearchHit, SearchOptions } from '@roost/client'
 import { KINDS } from '@roost/nip29'
-import { toAnswer } from './group-adapter'
+import { toAnswer } from './answer'
 
 /** One message found by the search box. */
 export interface SearchResult {

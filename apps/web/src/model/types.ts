@@ -3,6 +3,7 @@
  * GroupsRegistry by the adapter in `roost-app.ts`. Components depend on these types only.
  */
 import type { ImetaFields } from '@roost/nip29'
+import type { GroupOrigin, TwinVerdict } from '../lib/lookalike'
 import type { JoinRequestItem, RoleItem } from './community'
 
 export type Access =
@@ -153,6 +154,10 @@ export interface BrowseEntry {
   closed: boolean
   private: boolean
   joined: boolean
+  /** Only when another group on the relay has a look-alike name: where this one came from. */
+  origin?: GroupOrigin
+  /** Only then too: how it compares with its look-alikes (`lib/lookalike.ts`). */
+  twin?: TwinVerdict
 }
 
 export type SignInMethod = 'local' | 'nip07' | 'nip46'
@@ -170,6 +175,8 @@ export interface Settings {
   notifications: boolean
   /** The user's own Blossom server for uploads (default: the group's relay); its images load automatically. */
   blossomServer?: string
-  /** Load images from any host without a click (each load tells that host who is reading). */
+  /** Load images and pictures from any host without a click (each load tells that host who is reading). */
   loadAllImages?: boolean
+  /** Origins whose images and pictures the user allowed to load without a click, one by one. */
+  allowedHosts?: string[]
 }

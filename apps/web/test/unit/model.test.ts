@@ -2,7 +2,7 @@ import { PublishRefusedError, PublishTimeoutError } from '@roost/client'
 import { describe, expect, test } from 'vitest'
 import { parseRoute } from '../../src/App'
 import { accessLabel } from '../../src/components/Sidebar'
-import { toAnswer } from '../../src/model/group-adapter'
+import { toAnswer } from '../../src/model/answer'
 
 describe('toAnswer', () => {
   test("shows the relay's own words for a refusal, and the error text otherwise", () => {

@@ -1,31 +1,6 @@
-import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import { mediaOf, textWithoutMedia } from '../../src/components/MessageMedia'
-import { cleanName } from '../../src/lib/bidi'
-import { hostOf, mayAutoLoad, trustedOrigins } from '../../src/lib/media-hosts'
-
-const BIDI = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/
-// biome-ignore lint/suspicious/noControlCharactersInRegex: checking that none are left
-const CONTROL = /[\u0000-\u001F\u007F-\u009F]/
-
-describe('cleanName', () => {
-  test('removes overrides, embeddings, isolates and marks, and other control characters', () => {
-    expect(cleanName('\u202Egnp.exe')).toBe('gnp.exe')
-    expect(cleanName('Ada\u2066 \u2069Lovelace\u200F')).toBe('Ada Lovelace')
-    expect(cleanName('a\nb\tc')).toBe('a b c')
-    expect(cleanName('  עברית  ')).toBe('עברית')
-  })
-  test('property: no bidi or control character survives, and clean names are kept as they are', () => {
-    fc.assert(
-      fc.property(fc.string({ unit: 'binary' }), (s) => {
-        const out = cleanName(s)
-        expect(BIDI.test(out)).toBe(false)
-        expect(CONTROL.test(out)).toBe(false)
-        expect(cleanName(out)).toBe(out)
-      }),
-    )
-  })
-})
+import { hostOf, mayAutoLoad, originOf, trustedOrigins } from '../../src/lib/media-hosts'
 
 describe('which images load without a click', () => {
   test('the Blossom server from Settings and each relay’s own origin are trusted; others are not', () => {
@@ -42,6 +17,16 @@ describe('which images load without a click', () => {
     expect(mayAutoLoad('not a url', trusted, true)).toBe(true)
     expect(mayAutoLoad('not a url', trusted, false)).toBe(false)
     expect(hostOf('https://img.example:8443/a.png')).toBe('img.example:8443')
+  })
+  test('a host the user allowed loads at once, and only that origin', () => {
+    const trusted = trustedOrigins(undefined, [], [originOf('https://pics.example/me.png')!])
+    expect(mayAutoLoad('https://pics.example/other.png', trusted, false)).toBe(true)
+    expect(mayAutoLoad('http://pics.example/other.png', trusted, false)).toBe(false)
+    expect(mayAutoLoad('https://pics.example.evil.example/a.png', trusted, false)).toBe(false)
+    expect(mayAutoLoad('https://evil.example/?https://pics.example/', trusted, false)).toBe(false)
+    expect(originOf('javascript:alert(1)')).toBeUndefined()
+    expect(originOf('data:image/png;base64,AAAA')).toBeUndefined()
+    expect(originOf('not a url')).toBeUndefined()
   })
 })
 

@@ -1,0 +1,48 @@
+/**
+ * The consent rule for every image from elsewhere (message images, profile and group pictures)
+ * as a hook: which URLs load at once, and the per-host allow. The rule itself is
+ * `lib/media-hosts.ts`.
+ */
+import { useCallback, useMemo } from 'react'
+import { useApp, useAppSnapshot } from '../hooks'
+import { mayAutoLoad, originOf, trustedOrigins } from '../lib/media-hosts'
+
+/**
+ * `(url) => whether it may load now`, following Settings (server, allowed hosts, load all).
+ * @example const mayLoad = useMayLoad(); mayLoad('https://tracker.example/p.png') // false until allowed
+ */
+export function useMayLoad(): (url: string) => boolean {
+  const snap = useAppSnapshot()
+  const { blossomServer, loadAllImages, allowedHosts } = snap.settings
+  const relays = useMemo(
+    () => [...snap.relays, ...snap.groups.map((g) => g.relay)],
+    [snap.relays, snap.groups],
+  )
+  const media = snap.mediaServers
+  const trusted = useMemo(
+    () => trustedOrigins(blossomServer, relays, Object.values(media), allowedHosts),
+    [blossomServer, relays, media, allowedHosts],
+  )
+  return useCallback(
+    (url: string) => mayAutoLoad(url, trusted, loadAllImages === true),
+    [trusted, loadAllImages],
+  )
+}
+
+/**
+ * Allows (or, with `allow` false, forgets) every image and picture from `url`'s origin.
+ * @example const allow = useAllowHost(); allow('https://pics.example/me.png') // pics.example loads from now on
+ */
+export function useAllowHost(): (url: string, allow?: boolean) => void {
+  const app = useApp()
+  return useCallback(
+    (url: string, allow = true) => {
+      const origin = originOf(url)
+      if (!origin) return
+      const current = app.snapshot().settings.allowedHosts ?? []
+      const rest = current.filter((h) => h !== origin)
+      app.setSettings({ allowedHosts: allow ? [...rest, origin] : rest })
+    },
+    [app],
+  )
+}
