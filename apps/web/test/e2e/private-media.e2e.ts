@@ -67,7 +67,7 @@ describe('files in a private group', () => {
     const img = messageIn(ada, 'the plan').locator('img')
     await img.waitFor()
     const url = (await img.getAttribute('src')) ?? ''
-    expect(url.startsWith(stack.base)).toBe(true)
+    expect(url.startsWith(stack.relay.mediaUrl)).toBe(true)
     // Someone with no key and no membership, from outside the browser: the file is served.
     const res = await fetch(url)
     expect(res.status).toBe(200)
