@@ -12,11 +12,17 @@ import { SCHEMA } from '../src/store/schema'
 
 const hex = (n: number) => n.toString(16).padStart(64, '0')
 
-/** The reference model: every stored event through nostr-tools' matchFilter, newest first, lowest id on ties. */
+/** Newest `created_at` first, then the later arrival (`events` is in arrival order). */
+function answerOrder(events: NostrEvent[]): (a: NostrEvent, b: NostrEvent) => number {
+  const arrival = new Map(events.map((e, i) => [e.id, i]))
+  return (a, b) => b.created_at - a.created_at || (arrival.get(b.id) ?? 0) - (arrival.get(a.id) ?? 0)
+}
+
+/** The reference model: every stored event through nostr-tools' matchFilter, newest first, later arrival on ties. */
 function model(events: NostrEvent[], f: Filter, limit: number): string[] {
   return events
     .filter((e) => matchFilter(f, e))
-    .sort((a, b) => b.created_at - a.created_at || (a.id < b.id ? -1 : 1))
+    .sort(answerOrder(events))
     .slice(0, limit)
     .map((e) => e.id)
 }
@@ -151,7 +157,7 @@ describe('SQLite search (NIP-50) against a word-prefix model', () => {
             const terms = searchTerms(query.join(' '))
             const want = events
               .filter((e) => contentMatches(e.content, terms))
-              .sort((a, b) => b.created_at - a.created_at || (a.id < b.id ? -1 : 1))
+              .sort(answerOrder(events))
               .map((e) => e.id)
             expect(db.query({ search: query.join(' ') }, 100).map((r) => r.id)).toEqual(want)
           } finally {
@@ -181,7 +187,7 @@ describe('SQLite search (NIP-50) against a word-prefix model', () => {
       olderFile(path, '', { ...e, content: 'written before the index' })
       const db = new EventDatabase(path, () => hex(0))
       db.insert({ ...e, id: hex(2), content: 'written after the index' })
-      expect(db.query({ search: 'written index' }, 10).map((r) => r.id)).toEqual([hex(1), hex(2)])
+      expect(db.query({ search: 'written index' }, 10).map((r) => r.id)).toEqual([hex(2), hex(1)])
       db.deleteIds([hex(1)])
       expect(db.query({ search: 'before' }, 10)).toEqual([])
       db.close()
@@ -206,10 +212,10 @@ describe('SQLite search (NIP-50) against a word-prefix model', () => {
       olderFile(path, triggered, { ...e, content: 'kept by the trigger' })
       const db = new EventDatabase(path, () => hex(0))
       expect(db.insert({ ...e, id: hex(2), content: 'kept by the relay' })).toBe('saved')
-      expect(db.query({ search: 'kept' }, 10).map((r) => r.id)).toEqual([hex(1), hex(2)])
+      expect(db.query({ search: 'kept' }, 10).map((r) => r.id)).toEqual([hex(2), hex(1)])
       // The relay indexes each insert itself now: the old trigger is gone, or it would index twice.
       const triggers = db.sql.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger'").pluck().all()
-      expect(triggers).toEqual(['events_fts_delete'])
+      expect(triggers).toEqual(['events_search_delete'])
       db.close()
     } finally {
       rmSync(dir, { recursive: true, force: true })

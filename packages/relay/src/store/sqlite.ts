@@ -1,8 +1,18 @@
 import type { Filter, NostrEvent } from 'nostr-tools'
+import { GroupIndex, IndexedRecords } from '../groups/group-index'
 import type { GroupRecord } from '../groups/record'
 import { Checkpointer } from './checkpointer'
 import { EventDatabase } from './database'
-import type { EventStore, InsertResult, RingEntry, StoredRow, StoreTransaction } from './store'
+import type {
+  Cursor,
+  EventStore,
+  InsertResult,
+  Page,
+  ReadView,
+  RingEntry,
+  StoredRow,
+  StoreTransaction,
+} from './store'
 
 /**
  * Under concurrent load (the last batch held at least {@link BUSY_UNITS} units and committed less
@@ -65,8 +75,9 @@ interface WaitingRead {
 export class SqliteStore implements EventStore {
   /** The SQL underneath (exposed for benchmarks and tools that read the file directly). */
   readonly db: EventDatabase
+  readonly groupIndex = new GroupIndex()
   /** Committed group records. */
-  private readonly records = new Map<string, GroupRecord>()
+  private readonly records = new IndexedRecords(this.groupIndex, (g: GroupRecord) => g)
   /** Cached `previous` windows, newest first, kept current by inserts and cleared by deletions. */
   private readonly rings = new Map<string, { n: number; list: RingEntry[] }>()
   /** The end of the queue of units; undefined while none runs. */
@@ -286,6 +297,9 @@ export class SqliteStore implements EventStore {
   }
   query(filter: Filter, limit: number, offset = 0): Promise<StoredRow[]> {
     return this.read(() => this.db.query(filter, limit, offset))
+  }
+  page(filter: Filter, limit: number, opts: { view?: ReadView; after?: Cursor; window: number }): Promise<Page> {
+    return this.read(() => this.db.page(filter, limit, opts))
   }
   group(id: string): Promise<GroupRecord | undefined> {
     return Promise.resolve(this.records.get(id))
