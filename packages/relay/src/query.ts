@@ -35,18 +35,15 @@ export function queryCost(filters: readonly Filter[]): number {
 
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve))
 
-/**
- * Stored rows one REQ may examine (matching or not, visible or not) before it is refused: a backstop
- * for filters that walk far to find little (visibility itself is applied inside the query).
- */
-export const SCAN_BUDGET = 100_000
 /** Candidates one step of a read examines at most: a step holds the event loop a few milliseconds. */
 const MAX_WINDOW = 2_048
 
-/** A REQ examined {@link SCAN_BUDGET} stored rows without finding its limit. */
+/** A REQ examined `maxQueryScan` stored rows without filling its limit. */
 export class QueryTooCostlyError extends Error {
   constructor(readonly scanned: number) {
-    super(`blocked: this query examined ${scanned} stored events without filling its limit; narrow it (#h, authors, since/until)`)
+    super(
+      `blocked: this query examined ${scanned} stored events without filling its limit; narrow it (#h, authors, since/until)`,
+    )
   }
 }
 
@@ -123,7 +120,7 @@ export class QuerySide {
     conn.subs.set(subId, sub)
     const sent = new Set<string>()
     const prefix = `["EVENT",${JSON.stringify(subId)},`
-    const budget = { left: SCAN_BUDGET }
+    const budget = { left: limits.maxQueryScan }
     try {
       for (const f of filters) {
         for await (const page of this.visiblePages(f, reader, budget)) {
@@ -170,7 +167,7 @@ export class QuerySide {
   async *visiblePages(
     f: Filter,
     reader: Reader,
-    budget = { left: SCAN_BUDGET },
+    budget = { left: this.ctx.limits.maxQueryScan },
   ): AsyncGenerator<StoredRow[]> {
     const { policy, store, limits } = this.ctx
     const limit = Math.min(f.limit ?? limits.defaultLimit, limits.maxLimit)
@@ -194,7 +191,7 @@ export class QuerySide {
       if (out.length > 0) yield out
       if (!page.next) return
       after = page.next
-      if (budget.left <= 0) throw new QueryTooCostlyError(SCAN_BUDGET - budget.left)
+      if (budget.left <= 0) throw new QueryTooCostlyError(limits.maxQueryScan - budget.left)
       // Sparse matches: examine more rows per step (each step stays bounded).
       if (page.rows.length < want) window = Math.min(window * 4, MAX_WINDOW)
     }

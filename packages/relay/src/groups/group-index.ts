@@ -42,9 +42,9 @@ export class GroupIndex {
     if (now) {
       this.restricted.set(id, now)
       for (const pk of Object.keys(now.members)) {
-        let set = this.memberOf.get(pk)
-        if (!set) this.memberOf.set(pk, (set = new Set()))
+        const set = this.memberOf.get(pk) ?? new Set<string>()
         set.add(id)
+        this.memberOf.set(pk, set)
       }
     } else this.restricted.delete(id)
   }
@@ -91,7 +91,8 @@ export class GroupIndex {
       if (!canSee({ kind: 39000 }, g, reader, filter, policy)) hide39000.push(id)
       if (canSee({ kind: 9 }, g, reader, filter, policy)) continue
       hideAll.push(id)
-      if (naming.length > 0 && canSee({ kind: 9000, tags: naming }, g, reader, filter, policy)) namingOk.push(id)
+      if (naming.length > 0 && canSee({ kind: 9000, tags: naming }, g, reader, filter, policy))
+        namingOk.push(id)
     }
     if (hideAll.length === 0 && hide39000.length === 0) return EMPTY
     return { hideAll, hide39000, naming: namingOk, readers: [...reader.authed] }

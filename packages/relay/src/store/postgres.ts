@@ -32,7 +32,6 @@ const RETRIES = 8
 
 /** What both the pool and one checked-out client offer: a parameterized query. */
 type Q = Pick<pg.Pool, 'query'>
-type Param = string | number
 
 /** int8 (`created_at`, `seq`, versions) read as numbers: every value the relay keeps is a safe integer. */
 const types = {
@@ -342,7 +341,11 @@ export class PostgresStore implements EventStore {
   query(filter: Filter, limit: number, offset = 0): Promise<StoredRow[]> {
     return queryRows(this.pool, filter, limit, { offset })
   }
-  page(filter: Filter, limit: number, opts: { view?: ReadView; after?: Cursor }): Promise<Page> {
+  page(
+    filter: Filter,
+    limit: number,
+    opts: { view?: ReadView; after?: Cursor; window: number },
+  ): Promise<Page> {
     return pageRows(this.pool, filter, limit, opts)
   }
   async group(id: string): Promise<GroupRecord | undefined> {
@@ -610,11 +613,7 @@ class PgTransaction implements StoreTransaction {
 
 async function getRow(q: Q, id: string): Promise<StoredRow | undefined> {
   if (id.includes('\u0000')) return undefined
-  const [row] = await rows<StoredRow>(
-    q,
-    `SELECT ${ROW_COLUMNS} FROM events WHERE id = $1`,
-    [id],
-  )
+  const [row] = await rows<StoredRow>(q, `SELECT ${ROW_COLUMNS} FROM events WHERE id = $1`, [id])
   return row && plain(row)
 }
 

@@ -65,13 +65,24 @@ interface Options {
   offset?: number
 }
 
+/** A filter as SQL: the walk (`from`, `drive`) in answer order, and the conditions the walk leaves (`rest`). */
+interface Plan {
+  from: string
+  ts: string
+  seq: string
+  drive: string[]
+  rest: string[]
+  params: Param[]
+  distinct: boolean
+}
+
 /**
- * The SQL of one NIP-01 filter (the same plan as SQLite's: drive by `#h`, `#d` or the first tag),
- * in answer order: `created_at` descending, then arrival (`seq`) descending. With a view, rows the
- * reader may not see are left out by the query itself; with a cursor, it continues after it.
+ * The SQL of one NIP-01 filter, in answer order: `created_at` descending, then arrival (`seq`)
+ * descending. The walk is the first of ids, search, a tag (`#h`, `#d`, the first), authors, kinds;
+ * with a view, rows the reader may not see are left out by the query itself; with a cursor, it
+ * continues after it. Undefined when nothing can match.
  */
-export async function queryRows(q: Q, filter: Filter, limit: number, opts: Options = {}): Promise<StoredRow[]> {
-  const where: string[] = []
+function plan(filter: Filter, opts: Options): Plan | undefined {
   const params: Param[] = []
   const p = (v: Param) => {
     params.push(v)
@@ -80,65 +91,115 @@ export async function queryRows(q: Q, filter: Filter, limit: number, opts: Optio
   const tagFilters = Object.entries(filter)
     .filter((e): e is [string, string[]] => e[0].startsWith('#') && e[0].length === 2 && Array.isArray(e[1]))
     .map(([k, values]): [string, string[]] => [k, values.filter((v) => typeof v === 'string').map(pgText)])
-  for (const [, values] of tagFilters) if (values.length === 0) return []
+  if (tagFilters.some(([, values]) => values.length === 0)) return undefined
   const clean = (list: readonly string[] | undefined) => list?.filter((v) => !v.includes('\u0000'))
   const ids = clean(filter.ids)
   const authors = clean(filter.authors)
-  if (ids?.length === 0 || authors?.length === 0 || filter.kinds?.length === 0) return []
+  if (ids?.length === 0 || authors?.length === 0 || filter.kinds?.length === 0) return undefined
   const terms = filter.search === undefined ? undefined : searchTerms(filter.search)
-  if (terms?.length === 0 || limit <= 0) return []
-  const drive = tagFilters.find(([k]) => k === '#h') ?? tagFilters.find(([k]) => k === '#d') ?? tagFilters[0]
-  let from = 'events e'
-  let ts = 'e.created_at'
-  let seq = 'e.seq'
-  if (drive && !ids) {
-    from = 'tags t JOIN events e ON e.seq = t.event'
-    ts = 't.created_at'
-    seq = 't.event'
-    where.push(`t.name = ${p(drive[0].slice(1))} AND t.value IN (${drive[1].map(p).join(',')})`)
+  if (terms?.length === 0) return undefined
+  const tag = tagFilters.find(([k]) => k === '#h') ?? tagFilters.find(([k]) => k === '#d') ?? tagFilters[0]
+  const out: Plan = {
+    from: 'events e',
+    ts: 'e.created_at',
+    seq: 'e.seq',
+    drive: [],
+    rest: [],
+    params,
+    distinct: false,
   }
-  const list = (col: string, values: readonly (string | number)[]) =>
-    where.push(`${col} IN (${values.map(p).join(',')})`)
-  if (ids) list('e.id', ids)
-  if (authors) list('e.pubkey', authors)
-  if (filter.kinds) list('e.kind', filter.kinds)
-  if (filter.since !== undefined) where.push(`${ts} >= ${p(filter.since)}`)
-  if (filter.until !== undefined) where.push(`${ts} <= ${p(filter.until)}`)
-  if (opts.after) where.push(`(${ts}, ${seq}) < (${p(opts.after.created_at)}, ${p(opts.after.seq)})`)
-  if (terms)
-    where.push(
-      `e.seq IN (SELECT event FROM event_text WHERE doc @@ to_tsquery('simple', ${p(tsQuery(terms))}))`,
-    )
+  const list = (col: string, values: readonly (string | number)[]) => `${col} IN (${values.map(p).join(',')})`
+  const driver = ids
+    ? 'ids'
+    : terms
+      ? 'search'
+      : tag
+        ? 'tag'
+        : authors
+          ? 'authors'
+          : filter.kinds
+            ? 'kinds'
+            : 'time'
+  const search = () =>
+    `e.seq IN (SELECT event FROM event_text WHERE doc @@ to_tsquery('simple', ${p(tsQuery(terms ?? []))}))`
+  if (driver === 'ids') out.drive.push(list('e.id', ids ?? []))
+  else if (driver === 'search') out.drive.push(search())
+  else if (driver === 'tag' && tag) {
+    Object.assign(out, {
+      from: 'tags t JOIN events e ON e.seq = t.event',
+      ts: 't.created_at',
+      seq: 't.event',
+    })
+    out.drive.push(`t.name = ${p(tag[0].slice(1))} AND ${list('t.value', tag[1])}`)
+    out.distinct = tag[1].length > 1
+  } else if (driver === 'authors') out.drive.push(list('e.pubkey', authors ?? []))
+  else if (driver === 'kinds') out.drive.push(list('e.kind', filter.kinds ?? []))
+  if (filter.since !== undefined) out.drive.push(`${out.ts} >= ${p(filter.since)}`)
+  if (filter.until !== undefined) out.drive.push(`${out.ts} <= ${p(filter.until)}`)
+  if (opts.after)
+    out.drive.push(`(${out.ts}, ${out.seq}) < (${p(opts.after.created_at)}, ${p(opts.after.seq)})`)
+  if (authors && driver !== 'authors') out.rest.push(list('e.pubkey', authors))
+  if (filter.kinds && driver !== 'kinds') out.rest.push(list('e.kind', filter.kinds))
+  if (terms && driver !== 'search') out.rest.push(search())
   for (const [key, values] of tagFilters) {
-    if (drive && key === drive[0] && !ids) continue
-    where.push(
-      `EXISTS (SELECT 1 FROM tags x WHERE x.event = e.seq AND x.name = ${p(key.slice(1))} AND x.value IN (${values.map(p).join(',')}))`,
+    if (driver === 'tag' && key === tag?.[0]) continue
+    out.rest.push(
+      `EXISTS (SELECT 1 FROM tags x WHERE x.event = e.seq AND x.name = ${p(key.slice(1))} AND ${list('x.value', values)})`,
     )
   }
+  // A search leaves hidden rows out with its matches (as SQLite's index does): they are not candidates.
   const visible = opts.view && visibility(opts.view, p)
-  if (visible) where.push(visible)
-  const distinct = drive && !ids && drive[1].length > 1
-  const cols = 'e.json, e.id, e.pubkey, e.kind, e.created_at, e.grp, e.seq'
-  const order = `ORDER BY ${distinct ? 'e.created_at' : ts} DESC, ${distinct ? 'e.seq' : seq} DESC LIMIT ${p(limit)} OFFSET ${p(opts.offset ?? 0)}`
-  const body = `FROM ${from} ${where.length ? `WHERE ${where.join(' AND ')}` : ''}`
-  const text = distinct
-    ? `SELECT ${cols} FROM (SELECT DISTINCT ${cols} ${body}) e ${order}`
-    : `SELECT ${cols} ${body} ${order}`
-  return ((await q.query(text, params)).rows as StoredRow[]).map(plain)
+  if (visible) (driver === 'search' ? out.drive : out.rest).push(visible)
+  return out
+}
+
+const COLS = 'e.id, e.pubkey, e.kind, e.created_at, e.grp, e.seq'
+
+/** Events matching one NIP-01 filter, in answer order; at most `limit` after skipping `offset`. */
+export async function queryRows(
+  q: Q,
+  filter: Filter,
+  limit: number,
+  opts: Options = {},
+): Promise<StoredRow[]> {
+  const x = limit > 0 ? plan(filter, opts) : undefined
+  if (!x) return []
+  const where = [...x.drive, ...x.rest]
+  const body = `FROM ${x.from} ${where.length ? `WHERE ${where.join(' AND ')}` : ''}`
+  const order = `ORDER BY ${x.distinct ? 'e.created_at' : x.ts} DESC, ${x.distinct ? 'e.seq' : x.seq} DESC`
+  const page = `LIMIT ${Math.floor(limit)} OFFSET ${Math.max(0, Math.floor(opts.offset ?? 0))}`
+  const text = x.distinct
+    ? `SELECT e.json, ${COLS} FROM (SELECT DISTINCT e.json, ${COLS} ${body}) e ${order} ${page}`
+    : `SELECT e.json, ${COLS} ${body} ${order} ${page}`
+  return ((await q.query(text, x.params)).rows as StoredRow[]).map(plain)
 }
 
 /**
- * One step of a REQ's read on PostgreSQL: the query runs on the database server (the relay's event
- * loop only waits), with the view and the cursor in its SQL, so one step returns up to `limit`
- * visible rows however many hidden ones lie between them.
+ * One step of a REQ's read on PostgreSQL (see `EventStore.page`): at most `window` candidates of the
+ * walk after the cursor, with the rest of the filter and the reader's view decided in the same query.
  */
 export async function pageRows(
   q: Q,
   filter: Filter,
   limit: number,
-  opts: { view?: ReadView; after?: Cursor },
+  opts: { view?: ReadView; after?: Cursor; window: number },
 ): Promise<Page> {
-  const rows = await queryRows(q, filter, limit, opts)
-  const last = rows.length === limit ? rows[rows.length - 1] : undefined
-  return { rows, next: last && { created_at: last.created_at, seq: last.seq }, scanned: rows.length }
+  const x = limit > 0 ? plan(filter, opts) : undefined
+  if (!x) return { rows: [], next: undefined, scanned: 0 }
+  const ok = x.rest.length > 0 ? `CASE WHEN ${x.rest.join(' AND ')} THEN e.json END` : 'e.json'
+  const body = `FROM ${x.from} ${x.drive.length ? `WHERE ${x.drive.join(' AND ')}` : ''}`
+  const cols = `${ok} AS json, ${COLS}`
+  const text = x.distinct
+    ? `SELECT * FROM (SELECT DISTINCT ${cols} ${body}) e ORDER BY created_at DESC, seq DESC LIMIT ${Math.floor(opts.window)}`
+    : `SELECT ${cols} ${body} ORDER BY ${x.ts} DESC, ${x.seq} DESC LIMIT ${Math.floor(opts.window)}`
+  const found = (await q.query(text, x.params)).rows as (Omit<StoredRow, 'json'> & { json: string | null })[]
+  const rows: StoredRow[] = []
+  for (const c of found) {
+    if (c.json === null) continue
+    rows.push(plain(c as StoredRow))
+    if (rows.length === limit)
+      return { rows, next: { created_at: c.created_at, seq: c.seq }, scanned: found.length }
+  }
+  const last = found.length === opts.window ? found[found.length - 1] : undefined
+  return { rows, next: last && { created_at: last.created_at, seq: last.seq }, scanned: found.length }
 }

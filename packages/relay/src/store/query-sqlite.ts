@@ -124,12 +124,16 @@ function checks(f: Filter, terms: string[] | undefined, d: Drive, view: ReadView
   inList('e.pubkey', 'authors', f.authors)
   inList('e.kind', 'kinds', f.kinds)
   if (terms && !d.covers.has('search')) {
-    where.push(`EXISTS (SELECT 1 FROM events_search WHERE events_search MATCH ? AND rowid = ${RANK('e.created_at', 'e.rowid')})`)
+    where.push(
+      `EXISTS (SELECT 1 FROM events_search WHERE events_search MATCH ? AND rowid = ${RANK('e.created_at', 'e.rowid')})`,
+    )
     params.push(ftsQuery(terms, undefined, []))
   }
   for (const [key, values] of tagFilters(f)) {
     if (d.covers.has(key)) continue
-    where.push(`EXISTS (SELECT 1 FROM tags x WHERE x.event = e.rowid AND x.name = ? AND x.value IN (${list(values)}))`)
+    where.push(
+      `EXISTS (SELECT 1 FROM tags x WHERE x.event = e.rowid AND x.name = ? AND x.value IN (${list(values)}))`,
+    )
     params.push(key.slice(1), ...values)
   }
   if (view && (view.hideAll.length > 0 || view.hide39000.length > 0)) {
@@ -210,7 +214,8 @@ export class SqliteReads {
     for (const c of found) {
       if (c.json === null) continue
       rows.push(c as StoredRow)
-      if (rows.length === limit) return { rows, next: { created_at: c.created_at, seq: c.seq }, scanned: found.length }
+      if (rows.length === limit)
+        return { rows, next: { created_at: c.created_at, seq: c.seq }, scanned: found.length }
     }
     const last = found.length === opts.window ? found[found.length - 1] : undefined
     return { rows, next: last && { created_at: last.created_at, seq: last.seq }, scanned: found.length }

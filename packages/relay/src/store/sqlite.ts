@@ -298,7 +298,11 @@ export class SqliteStore implements EventStore {
   query(filter: Filter, limit: number, offset = 0): Promise<StoredRow[]> {
     return this.read(() => this.db.query(filter, limit, offset))
   }
-  page(filter: Filter, limit: number, opts: { view?: ReadView; after?: Cursor; window: number }): Promise<Page> {
+  page(
+    filter: Filter,
+    limit: number,
+    opts: { view?: ReadView; after?: Cursor; window: number },
+  ): Promise<Page> {
     return this.read(() => this.db.page(filter, limit, opts))
   }
   group(id: string): Promise<GroupRecord | undefined> {

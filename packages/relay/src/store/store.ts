@@ -177,7 +177,11 @@ export interface EventStore extends StoreReader {
    * `limit` of them. Visibility is applied in the query, so rows a reader may not see cost no
    * round trip and no page of their own.
    */
-  page(filter: Filter, limit: number, opts: { view?: ReadView; after?: Cursor; window: number }): Promise<Page>
+  page(
+    filter: Filter,
+    limit: number,
+    opts: { view?: ReadView; after?: Cursor; window: number },
+  ): Promise<Page>
   /** Registers a listener for events committed by other relay processes on the same database. */
   onRemote(listener: (event: NostrEvent) => void): void
   /** Closes the database; waits for running units. */
