@@ -1,10 +1,10 @@
 import Database from 'better-sqlite3'
 import type { Filter, NostrEvent } from 'nostr-tools'
 import type { GroupRecord } from '../groups/record'
-import { SqliteReads } from './query-sqlite'
+import { type PageOptions, SqliteReads } from './query-sqlite'
 import { DROP_OLD_INDEXES, SCHEMA } from './schema'
 import { groupToken, installSearch, MAX_RANKED_ROWID, SEARCH_INSERT } from './search-sqlite'
-import type { Cursor, InsertResult, Page, ReadView, StoredRow } from './store'
+import type { InsertResult, Page, StoredRow } from './store'
 
 export type { InsertResult, StoredRow } from './store'
 
@@ -186,8 +186,17 @@ export class EventDatabase {
   }
 
   /** One bounded step of a REQ's read (see `EventStore.page`). */
-  page(filter: Filter, limit: number, opts: { view?: ReadView; after?: Cursor; window: number }): Page {
+  page(filter: Filter, limit: number, opts: PageOptions): Page {
     return this.reads.page(filter, limit, opts)
+  }
+
+  /** The statement of one step, to run on another connection (see `SearchThread`). */
+  pageSql(
+    filter: Filter,
+    limit: number,
+    opts: PageOptions,
+  ): { sql: string; params: (string | number)[] } | undefined {
+    return this.reads.pageSql(filter, limit, opts)
   }
 
   /** The last `n` events of a group to arrive (any kind, any author), newest first: the `previous` ring. */

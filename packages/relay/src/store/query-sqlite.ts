@@ -6,7 +6,7 @@ import type { Cursor, Page, ReadView, StoredRow } from './store'
 
 type Param = string | number
 /** Rows as the SQL returns them; `json` is null for a candidate that did not match. */
-type Candidate = Omit<StoredRow, 'json'> & { json: string | null }
+export type Candidate = Omit<StoredRow, 'json'> & { json: string | null }
 
 /** At most this many hidden groups are left out inside the search index (beyond, by the SQL alone). */
 const FTS_EXCLUDE_MAX = 64
@@ -199,9 +199,15 @@ export class SqliteReads {
   }
 
   /** One bounded step of a REQ: see `EventStore.page`. */
-  page(f: Filter, limit: number, opts: { view?: ReadView; after?: Cursor; window: number }): Page {
+  page(f: Filter, limit: number, opts: PageOptions): Page {
+    const q = this.pageSql(f, limit, opts)
+    return q ? pageOf(this.prepared(q.sql).all(...q.params), limit, opts.window) : NOTHING
+  }
+
+  /** The statement of one step (run here by {@link page}, or on another connection); undefined when nothing can match. */
+  pageSql(f: Filter, limit: number, opts: PageOptions): { sql: string; params: Param[] } | undefined {
     const terms = f.search === undefined ? undefined : searchTerms(f.search)
-    if (empty(f, terms) || limit <= 0) return { rows: [], next: undefined, scanned: 0 }
+    if (empty(f, terms) || limit <= 0) return undefined
     const d = drive(f, terms, opts.view, opts.after)
     const x = checks(f, terms, d, opts.view)
     const join = d.events ? '' : ` JOIN events e ON e.rowid = ${d.r}`
@@ -209,15 +215,28 @@ export class SqliteReads {
     const sql = `SELECT ${d.distinct ? 'DISTINCT ' : ''}${ok} AS json, ${COLS}, ${d.c} AS created_at, ${d.r} AS seq
       FROM ${d.from}${join} ${d.where.length ? `WHERE ${d.where.join(' AND ')}` : ''}
       ORDER BY ${d.order} LIMIT ?`
-    const found = this.prepared(sql).all(...x.params, ...d.params, opts.window)
-    const rows: StoredRow[] = []
-    for (const c of found) {
-      if (c.json === null) continue
-      rows.push(c as StoredRow)
-      if (rows.length === limit)
-        return { rows, next: { created_at: c.created_at, seq: c.seq }, scanned: found.length }
-    }
-    const last = found.length === opts.window ? found[found.length - 1] : undefined
-    return { rows, next: last && { created_at: last.created_at, seq: last.seq }, scanned: found.length }
+    return { sql, params: [...x.params, ...d.params, opts.window] }
   }
+}
+
+/** What one step may take: the reader's view, the cursor, and how many candidates to examine. */
+export interface PageOptions {
+  view?: ReadView
+  after?: Cursor
+  window: number
+}
+
+const NOTHING: Page = { rows: [], next: undefined, scanned: 0 }
+
+/** The step's answer from its candidates: the matching ones up to `limit`, and where to continue. */
+export function pageOf(found: readonly Candidate[], limit: number, window: number): Page {
+  const rows: StoredRow[] = []
+  for (const c of found) {
+    if (c.json === null) continue
+    rows.push(c as StoredRow)
+    if (rows.length === limit)
+      return { rows, next: { created_at: c.created_at, seq: c.seq }, scanned: found.length }
+  }
+  const last = found.length === window ? found[found.length - 1] : undefined
+  return { rows, next: last && { created_at: last.created_at, seq: last.seq }, scanned: found.length }
 }

@@ -3,6 +3,8 @@ import { GroupIndex, IndexedRecords } from '../groups/group-index'
 import type { GroupRecord } from '../groups/record'
 import { Checkpointer } from './checkpointer'
 import { EventDatabase } from './database'
+import { type Candidate, pageOf } from './query-sqlite'
+import { SearchThread } from './search-thread'
 import type {
   Cursor,
   EventStore,
@@ -98,6 +100,8 @@ export class SqliteStore implements EventStore {
   private readonly tx
   /** WAL checkpoints off the writer's thread (file databases only). */
   private readonly checkpoints: Checkpointer | undefined
+  /** Searches off the writer's thread (file databases only). */
+  private readonly searches: SearchThread | undefined
   /** Prepared once: a unit opens and closes one savepoint. */
   private readonly savepoint
   private readonly release
@@ -112,6 +116,7 @@ export class SqliteStore implements EventStore {
     this.savepoint = this.db.sql.prepare('SAVEPOINT unit')
     this.release = this.db.sql.prepare('RELEASE unit')
     this.checkpoints = path === ':memory:' || path === '' ? undefined : new Checkpointer(this.db.sql, path)
+    this.searches = path === ':memory:' || path === '' ? undefined : new SearchThread(path)
     for (const g of this.db.loadGroups()) this.records.set(g.id, g)
   }
 
@@ -303,7 +308,20 @@ export class SqliteStore implements EventStore {
     limit: number,
     opts: { view?: ReadView; after?: Cursor; window: number },
   ): Promise<Page> {
-    return this.read(() => this.db.page(filter, limit, opts))
+    const thread = this.searches
+    if (filter.search === undefined || !thread?.usable)
+      return this.read(() => this.db.page(filter, limit, opts))
+    // Sent once the units queued before it committed: the thread's statement sees their rows.
+    return this.read(async () => {
+      const q = this.db.pageSql(filter, limit, opts)
+      if (!q) return { rows: [], next: undefined, scanned: 0 }
+      try {
+        return pageOf(await thread.all<Candidate>(q.sql, q.params), limit, opts.window)
+      } catch (err) {
+        if (thread.usable) throw err
+        return this.db.page(filter, limit, opts)
+      }
+    }).then((page) => page)
   }
   group(id: string): Promise<GroupRecord | undefined> {
     return Promise.resolve(this.records.get(id))
@@ -337,6 +355,7 @@ export class SqliteStore implements EventStore {
   }
   async close(): Promise<void> {
     await this.idle()
+    await this.searches?.close()
     await this.checkpoints?.close()
     this.db.close()
   }
