@@ -195,7 +195,7 @@ export class EventDatabase {
     filter: Filter,
     limit: number,
     opts: PageOptions,
-  ): { sql: string; params: (string | number)[] } | undefined {
+  ): { sql: string; params: (string | number)[]; window: number } | undefined {
     return this.reads.pageSql(filter, limit, opts)
   }
 

@@ -8,6 +8,11 @@ type Param = string | number
 /** Rows as the SQL returns them; `json` is null for a candidate that did not match. */
 export type Candidate = Omit<StoredRow, 'json'> & { json: string | null }
 
+/**
+ * Rows one step may draw from a list's per-value walks: a step over many values examines fewer
+ * candidates (at least one), so it stays bounded however long the list.
+ */
+const ARM_ROWS = 4_096
 /** At most this many hidden groups are left out inside the search index (beyond, by the SQL alone). */
 const FTS_EXCLUDE_MAX = 64
 
@@ -35,7 +40,13 @@ const jsonList = (values: readonly string[]) => JSON.stringify(values)
 const IN_JSON = 'IN (SELECT value FROM json_each(?))'
 
 /** Which walk a filter takes: ids, else search, else a tag (`#h`, `#d`, the first), else authors, kinds, or time. */
-function drive(f: Filter, terms: string[] | undefined, view: ReadView | undefined, cursor?: Cursor): Drive {
+function drive(
+  f: Filter,
+  terms: string[] | undefined,
+  view: ReadView | undefined,
+  cursor: Cursor | undefined,
+  armLimit: number | undefined,
+): Drive {
   const tags = tagFilters(f)
   const d: Drive = {
     from: 'events e',
@@ -74,35 +85,75 @@ function drive(f: Filter, terms: string[] | undefined, view: ReadView | undefine
       d.params.push(cursor.created_at, cursor.seq)
     }
     return d
-  } else if (tag) {
+  }
+  // A walk over a list of values (a tag's, authors, kinds): one index range per value.
+  let listed: { on: string; pre: Param[]; values: readonly Param[] } | undefined
+  if (!f.ids && tag) {
     Object.assign(d, { from: 'tags t', events: false, c: 't.created_at', r: 't.event' })
     d.order = 't.created_at DESC, t.event DESC'
-    d.where.push(`t.name = ? AND t.value IN (${list(tag[1])})`)
-    d.params.push(tag[0].slice(1), ...tag[1])
+    listed = { on: 't.name = ? AND t.value', pre: [tag[0].slice(1)], values: tag[1] }
     d.distinct = tag[1].length > 1
     d.covers.add(tag[0])
-  } else if (f.authors) {
-    d.where.push(`e.pubkey IN (${list(f.authors)})`)
-    d.params.push(...f.authors)
+  } else if (!f.ids && f.authors) {
+    listed = { on: 'e.pubkey', pre: [], values: f.authors }
     d.covers.add('authors')
-  } else if (f.kinds) {
-    d.where.push(`e.kind IN (${list(f.kinds)})`)
-    d.params.push(...f.kinds)
+  } else if (!f.ids && f.kinds) {
+    listed = { on: 'e.kind', pre: [], values: f.kinds }
     d.covers.add('kinds')
   }
+  const range: string[] = []
+  const rangeParams: Param[] = []
   if (f.since !== undefined) {
-    d.where.push(`${d.c} >= ?`)
-    d.params.push(f.since)
+    range.push(`${d.c} >= ?`)
+    rangeParams.push(f.since)
   }
   if (f.until !== undefined) {
-    d.where.push(`${d.c} <= ?`)
-    d.params.push(f.until)
+    range.push(`${d.c} <= ?`)
+    rangeParams.push(f.until)
   }
   if (cursor) {
-    d.where.push(`(${d.c}, ${d.r}) < (?, ?)`)
-    d.params.push(cursor.created_at, cursor.seq)
+    range.push(`(${d.c}, ${d.r}) < (?, ?)`)
+    rangeParams.push(cursor.created_at, cursor.seq)
   }
+  if (listed && armLimit !== undefined && listed.values.length > 1) {
+    // Each value's range walked newest first and cut at the limit, then merged: no sort of every
+    // row the values hold. UNION drops an event met under two values. SQLite takes at most 500
+    // terms in one compound SELECT: longer lists are nested by the hundred.
+    const cut = Math.max(1, Math.floor(armLimit))
+    const arm = () => {
+      const where = [`${listed.on} = ?`, ...range].join(' AND ')
+      return `SELECT * FROM (SELECT ${d.c} AS c, ${d.r} AS r FROM ${d.from} WHERE ${where} ORDER BY ${d.order} LIMIT ${cut})`
+    }
+    const arms: string[] = []
+    for (let i = 0; i < listed.values.length; i += 100) {
+      const chunk = listed.values.slice(i, i + 100).map(arm)
+      arms.push(chunk.length === 1 ? (chunk[0] as string) : `SELECT * FROM (${chunk.join(' UNION ')})`)
+    }
+    for (const v of listed.values) d.params.push(...listed.pre, v, ...rangeParams)
+    return Object.assign(d, {
+      from: `(SELECT c, r FROM (${arms.join(' UNION ')}) ORDER BY c DESC, r DESC LIMIT ${cut}) u`,
+      events: false,
+      c: 'u.c',
+      r: 'u.r',
+      order: 'u.c DESC, u.r DESC',
+      distinct: false,
+    })
+  }
+  if (listed) {
+    d.where.push(`${listed.on} IN (${list(listed.values)})`)
+    d.params.push(...listed.pre, ...listed.values)
+  }
+  d.where.push(...range)
+  d.params.push(...rangeParams)
   return d
+}
+
+/** How many values the list a filter walks holds (1 when it walks no list). */
+function listLength(f: Filter): number {
+  if (f.ids || f.search !== undefined) return 1
+  const tags = tagFilters(f)
+  const tag = tags.find(([k]) => k === '#h') ?? tags.find(([k]) => k === '#d') ?? tags[0]
+  return Math.max(1, (tag?.[1] ?? f.authors ?? f.kinds ?? []).length)
 }
 
 function tagFilters(f: Filter): [string, string[]][] {
@@ -188,7 +239,7 @@ export class SqliteReads {
   query(f: Filter, limit: number, offset = 0): StoredRow[] {
     const terms = f.search === undefined ? undefined : searchTerms(f.search)
     if (empty(f, terms)) return []
-    const d = drive(f, terms, undefined)
+    const d = drive(f, terms, undefined, undefined, limit + offset)
     const x = checks(f, terms, d, undefined)
     const join = d.events ? '' : ` JOIN events e ON e.rowid = ${d.r}`
     const where = [...d.where, ...x.where]
@@ -201,21 +252,27 @@ export class SqliteReads {
   /** One bounded step of a REQ: see `EventStore.page`. */
   page(f: Filter, limit: number, opts: PageOptions): Page {
     const q = this.pageSql(f, limit, opts)
-    return q ? pageOf(this.prepared(q.sql).all(...q.params), limit, opts.window) : NOTHING
+    return q ? pageOf(this.prepared(q.sql).all(...q.params), limit, q.window) : NOTHING
   }
 
   /** The statement of one step (run here by {@link page}, or on another connection); undefined when nothing can match. */
-  pageSql(f: Filter, limit: number, opts: PageOptions): { sql: string; params: Param[] } | undefined {
+  pageSql(
+    f: Filter,
+    limit: number,
+    opts: PageOptions,
+  ): { sql: string; params: Param[]; window: number } | undefined {
     const terms = f.search === undefined ? undefined : searchTerms(f.search)
     if (empty(f, terms) || limit <= 0) return undefined
-    const d = drive(f, terms, opts.view, opts.after)
+    const values = listLength(f)
+    const window = Math.max(1, Math.min(Math.floor(opts.window), Math.floor(ARM_ROWS / values)))
+    const d = drive(f, terms, opts.view, opts.after, window)
     const x = checks(f, terms, d, opts.view)
     const join = d.events ? '' : ` JOIN events e ON e.rowid = ${d.r}`
     const ok = x.where.length ? `CASE WHEN ${x.where.join(' AND ')} THEN e.json END` : 'e.json'
     const sql = `SELECT ${d.distinct ? 'DISTINCT ' : ''}${ok} AS json, ${COLS}, ${d.c} AS created_at, ${d.r} AS seq
       FROM ${d.from}${join} ${d.where.length ? `WHERE ${d.where.join(' AND ')}` : ''}
       ORDER BY ${d.order} LIMIT ?`
-    return { sql, params: [...x.params, ...d.params, opts.window] }
+    return { sql, params: [...x.params, ...d.params, window], window }
   }
 }
 

@@ -316,7 +316,7 @@ export class SqliteStore implements EventStore {
       const q = this.db.pageSql(filter, limit, opts)
       if (!q) return { rows: [], next: undefined, scanned: 0 }
       try {
-        return pageOf(await thread.all<Candidate>(q.sql, q.params), limit, opts.window)
+        return pageOf(await thread.all<Candidate>(q.sql, q.params), limit, q.window)
       } catch (err) {
         if (thread.usable) throw err
         return this.db.page(filter, limit, opts)
