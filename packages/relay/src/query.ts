@@ -36,7 +36,7 @@ export function queryCost(filters: readonly Filter[]): number {
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve))
 
 /** Candidates one step of a read examines at most: a step holds the event loop a few milliseconds. */
-const MAX_WINDOW = 2_048
+const MAX_WINDOW = 1_024
 
 /** A REQ examined `maxQueryScan` stored rows without filling its limit. */
 export class QueryTooCostlyError extends Error {

@@ -7,6 +7,10 @@ import fc from 'fast-check'
 import type { Filter, NostrEvent } from 'nostr-tools'
 import { matchFilter } from 'nostr-tools/filter'
 import { describe, expect, it } from 'vitest'
+import { GroupIndex } from '../src/groups/group-index'
+import { newGroup } from '../src/groups/record'
+import { canSee } from '../src/groups/visibility'
+import { PROFILES } from '../src/profiles'
 import { EventDatabase } from '../src/store/database'
 import { SCHEMA } from '../src/store/schema'
 
@@ -220,5 +224,99 @@ describe('SQLite search (NIP-50) against a word-prefix model', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }
+  })
+})
+
+describe('the reader’s view in SQL against the visibility rule', () => {
+  const RELAY = hex(0)
+  const groupIds = ['a', 'b', 'c', 'd']
+  const flags = fc.record({
+    private: fc.boolean(),
+    hidden: fc.boolean(),
+    closed: fc.boolean(),
+    deleted: fc.boolean(),
+  })
+  const row = fc.record({
+    kind: fc.constantFrom(9, 39000, 39002, 9000, 9001),
+    group: fc.constantFrom(...groupIds, 'none', 'unknown'),
+    p: fc.constantFrom(1, 2, 3),
+    created_at: fc.integer({ min: 100, max: 104 }),
+    search: fc.boolean(),
+  })
+
+  it('a step returns exactly the rows canSee keeps, in answer order, for any groups, reader, filter and profile', () => {
+    fc.assert(
+      fc.property(
+        fc.array(flags, { minLength: 4, maxLength: 4 }),
+        fc.array(fc.subarray([1, 2, 3]), { minLength: 4, maxLength: 4 }),
+        fc.array(row, { maxLength: 40 }),
+        fc.subarray([1, 2, 3]),
+        fc.constantFrom('roost', 'strict', 'relay29', 'zooid', 'groups_relay', 'pyramid'),
+        fc.constantFrom<Filter>(
+          {},
+          { kinds: [9, 9000, 9001, 39000] },
+          { '#h': ['a', 'b'] },
+          { '#p': [hex(1)] },
+          { search: 'word' },
+        ),
+        fc.integer({ min: 1, max: 60 }),
+        (gflags, members, rows, authed, profile, filter, window) => {
+          const policy = PROFILES[profile as keyof typeof PROFILES]
+          const index = new GroupIndex()
+          const records = new Map(
+            groupIds.map((id, i) => {
+              const g = {
+                ...newGroup(id, 1, gflags[i] ?? { private: false, closed: false }),
+                ...gflags[i],
+                members: Object.fromEntries((members[i] ?? []).map((n) => [hex(n), []])),
+              }
+              index.set(id, g)
+              return [id, g] as const
+            }),
+          )
+          const db = new EventDatabase(':memory:', () => RELAY)
+          try {
+            const events: NostrEvent[] = rows.map((r, i) => {
+              const relaySigned = r.kind >= 39000
+              const tags = relaySigned
+                ? [['d', r.group]]
+                : [...(r.group === 'none' ? [] : [['h', r.group]]), ['p', hex(r.p)]]
+              return {
+                id: hex(1000 + i),
+                pubkey: relaySigned ? RELAY : hex(9),
+                kind: r.kind,
+                created_at: r.created_at,
+                content: r.search ? 'a word here' : '',
+                tags,
+                sig: '0'.repeat(128),
+              }
+            })
+            for (const e of events) db.insert(e)
+            const reader = { authed: new Set(authed.map(hex)), relayKey: RELAY }
+            const view = index.view(reader, filter, policy)
+            const stored = db.query(filter, 1000)
+            const want = stored
+              .filter((r) => {
+                const g = r.grp === null ? undefined : records.get(r.grp)
+                const e = JSON.parse(r.json) as NostrEvent
+                return canSee(e, g, reader, filter, policy)
+              })
+              .map((r) => r.id)
+            const got: string[] = []
+            let after: { created_at: number; seq: number } | undefined
+            for (let step = 0; step < 100; step++) {
+              const page = db.page(filter, 1000, { view, after, window })
+              got.push(...page.rows.map((r) => r.id))
+              if (!page.next) break
+              after = page.next
+            }
+            expect(got).toEqual(want)
+          } finally {
+            db.close()
+          }
+        },
+      ),
+      { numRuns: 150 },
+    )
   })
 })
