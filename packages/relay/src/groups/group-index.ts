@@ -1,8 +1,19 @@
 import type { Filter } from 'nostr-tools'
 import type { ProfilePolicy } from '../profiles'
-import type { ReadView } from '../store/store'
 import type { GroupRecord } from './record'
 import { canSee, isScoped, type Reader } from './visibility'
+
+/**
+ * What a reader may not see, as lists the SQL applies (built by {@link GroupIndex.view} from the
+ * visibility rule): rows of `hideAll` groups are left out, except their kind 9000/9001 naming one of `readers`
+ * when the group is in `naming`; kind 39000 rows are left out when their group is in `hide39000`.
+ */
+export interface ReadView {
+  readonly hideAll: readonly string[]
+  readonly hide39000: readonly string[]
+  readonly naming: readonly string[]
+  readonly readers: readonly string[]
+}
 
 /** True when some reader may not see everything of this group (rule 29 looks at these flags only). */
 function restricts(g: GroupRecord): boolean {
@@ -100,11 +111,6 @@ export class GroupIndex {
 }
 
 const EMPTY: ReadView = { hideAll: [], hide39000: [], naming: [], readers: [] }
-
-/** True when a view leaves nothing out. */
-export function seesAll(view: ReadView | undefined): boolean {
-  return !view || (view.hideAll.length === 0 && view.hide39000.length === 0)
-}
 
 /**
  * A map of committed group records (or of entries holding one) that keeps a {@link GroupIndex}

@@ -1,6 +1,8 @@
 import type { Filter, NostrEvent } from 'nostr-tools'
-import type { GroupIndex } from '../groups/group-index'
+import type { GroupIndex, ReadView } from '../groups/group-index'
 import type { GroupRecord } from '../groups/record'
+
+export type { ReadView } from '../groups/group-index'
 
 /** A stored row as queries return it: the raw JSON plus the columns visibility needs. */
 export interface StoredRow {
@@ -14,18 +16,6 @@ export interface StoredRow {
   grp: string | null
   /** The relay's arrival order: larger arrived later (SQLite rowid, PostgreSQL seq). */
   seq: number
-}
-
-/**
- * What a reader may not see, as lists the SQL applies (built by `GroupIndex.view` from the visibility
- * rule): rows of `hideAll` groups are left out, except their kind 9000/9001 naming one of `readers`
- * when the group is in `naming`; kind 39000 rows are left out when their group is in `hide39000`.
- */
-export interface ReadView {
-  readonly hideAll: readonly string[]
-  readonly hide39000: readonly string[]
-  readonly naming: readonly string[]
-  readonly readers: readonly string[]
 }
 
 /** A position in the answer order (`created_at` descending, then arrival descending): rows after it come next. */
