@@ -34,6 +34,11 @@ export const LIMITS = {
   maxFutureSeconds: 900,
   /** Stored results are sent in pages of this many events, yielding to other clients between pages. */
   pageSize: 100,
+  /**
+   * Stored rows one REQ may examine (matching or not, visible to its reader or not) before it is
+   * refused with CLOSED `blocked:`: a backstop for filters that walk far to find little.
+   */
+  maxQueryScan: 100_000,
   /** A REQ's next page waits while the connection's unsent output is above this (bytes). */
   pacingBytes: 1024 * 1024,
   /** A connection whose unsent output exceeds this is closed (bytes): bounds what one slow reader holds. */

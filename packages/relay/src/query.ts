@@ -4,7 +4,7 @@ import { matchFilter } from 'nostr-tools/filter'
 import type { Peer, RelayContext, Subscription } from './context'
 import type { GroupRecord } from './groups/record'
 import { canSee, checkRead, type Reader } from './groups/visibility'
-import type { StoredRow, StoreReader } from './store/store'
+import type { Cursor, StoredRow, StoreReader } from './store/store'
 
 /** A connection as the query side sees it: who it is, its open subscriptions and its output pacing. */
 export interface Subscriber extends Peer {
@@ -34,6 +34,18 @@ export function queryCost(filters: readonly Filter[]): number {
 }
 
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve))
+
+/** Candidates one step of a read examines at most: a step holds the event loop a few milliseconds. */
+const MAX_WINDOW = 1_024
+
+/** A REQ examined `maxQueryScan` stored rows without filling its limit. */
+export class QueryTooCostlyError extends Error {
+  constructor(readonly scanned: number) {
+    super(
+      `blocked: this query examined ${scanned} stored events without filling its limit; narrow it (#h, authors, since/until)`,
+    )
+  }
+}
 
 function tagsOf(row: StoredRow): string[][] {
   return (JSON.parse(row.json) as NostrEvent).tags
@@ -108,9 +120,10 @@ export class QuerySide {
     conn.subs.set(subId, sub)
     const sent = new Set<string>()
     const prefix = `["EVENT",${JSON.stringify(subId)},`
+    const budget = { left: limits.maxQueryScan }
     try {
       for (const f of filters) {
-        for await (const page of this.visiblePages(f, reader)) {
+        for await (const page of this.visiblePages(f, reader, budget)) {
           if (conn.subs.get(subId) !== sub) return
           for (const row of page) {
             if (sent.has(row.id)) continue
@@ -122,8 +135,12 @@ export class QuerySide {
         }
       }
     } catch (err) {
-      this.ctx.log(`error ${conn.remote} ${(err as Error).stack ?? err}`)
       if (conn.subs.get(subId) === sub) conn.subs.delete(subId)
+      if (err instanceof QueryTooCostlyError) {
+        conn.send(['CLOSED', subId, err.message])
+        return
+      }
+      this.ctx.log(`error ${conn.remote} ${(err as Error).stack ?? err}`)
       conn.send(['CLOSED', subId, 'error: the query failed'])
       return
     }
@@ -140,32 +157,43 @@ export class QuerySide {
   }
 
   /**
-   * Stored events for one filter, visible to the reader, up to the filter's limit, in pages of at
-   * most `pageSize` rows; it yields to the event loop between pages so other clients are served.
+   * Stored events for one filter, visible to the reader, up to the filter's limit, in the answer
+   * order (`created_at` descending, then the relay's arrival order descending), in pages of at most
+   * `pageSize` rows. The reader's view goes into the query, so hidden rows are skipped by the
+   * database; each step examines a bounded window of rows and the walk yields to the event loop
+   * between steps, so other clients are served. Past `budget` examined rows it throws
+   * {@link QueryTooCostlyError}.
    */
-  async *visiblePages(f: Filter, reader: Reader): AsyncGenerator<StoredRow[]> {
+  async *visiblePages(
+    f: Filter,
+    reader: Reader,
+    budget = { left: this.ctx.limits.maxQueryScan },
+  ): AsyncGenerator<StoredRow[]> {
     const { policy, store, limits } = this.ctx
     const limit = Math.min(f.limit ?? limits.defaultLimit, limits.maxLimit)
+    const view = store.groupIndex.view(reader, f, policy)
     let found = 0
-    let offset = 0
-    for (let page = 0; page < 100 && found < limit; page++) {
-      if (page > 0) await yieldToLoop()
+    let after: Cursor | undefined
+    let window = Math.min(limit, limits.pageSize)
+    for (let step = 0; found < limit; step++) {
+      if (step > 0) await yieldToLoop()
       const want = Math.min(limit - found, limits.pageSize)
-      const rows = await store.query(f, want, offset)
-      offset += rows.length
-      const groups = await loadGroups(
-        store,
-        rows.flatMap((r) => (r.grp === null ? [] : [r.grp])),
-      )
+      const page = await store.page(f, want, { view, after, window: Math.max(window, want) })
+      budget.left -= page.scanned
       const out: StoredRow[] = []
-      for (const row of rows) {
-        const g = row.grp === null ? undefined : groups.get(row.grp)
+      for (const row of page.rows) {
+        // The query applied the view already; the rule itself is asked again, row by row.
+        const g = row.grp === null ? undefined : store.peekGroup(row.grp)
         const event = row.kind === 9000 || row.kind === 9001 ? { kind: row.kind, tags: tagsOf(row) } : row
         if (canSee(event, g, reader, f, policy)) out.push(row)
       }
       found += out.length
       if (out.length > 0) yield out
-      if (rows.length < want) return
+      if (!page.next) return
+      after = page.next
+      if (budget.left <= 0) throw new QueryTooCostlyError(limits.maxQueryScan - budget.left)
+      // Sparse matches: examine more rows per step (each step stays bounded).
+      if (page.rows.length < want) window = Math.min(window * 4, MAX_WINDOW)
     }
   }
 

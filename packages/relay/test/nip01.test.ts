@@ -44,7 +44,7 @@ describe('NIP-01', () => {
     ])
   })
 
-  it('breaks created_at ties by lowest id for limit', async () => {
+  it('breaks created_at ties by arrival, the latest first, for limit (decision 21)', async () => {
     const r = await relay()
     const c = await connect(r.url)
     const evs = [0, 1, 2, 3].map((i) =>
@@ -52,12 +52,7 @@ describe('NIP-01', () => {
     )
     for (const e of evs) await publish(c, e)
     const { events } = await fetch(c, [{ kinds: [1], limit: 2 }])
-    expect(events.map((e) => e.id)).toEqual(
-      evs
-        .map((e) => e.id)
-        .sort()
-        .slice(0, 2),
-    )
+    expect(events.map((e) => e.id)).toEqual([evs[3]?.id, evs[2]?.id])
   })
 
   it('keeps only the newest replaceable event per pubkey and kind, lowest id on a tie', async () => {

@@ -7,16 +7,26 @@ import fc from 'fast-check'
 import type { Filter, NostrEvent } from 'nostr-tools'
 import { matchFilter } from 'nostr-tools/filter'
 import { describe, expect, it } from 'vitest'
+import { GroupIndex } from '../src/groups/group-index'
+import { newGroup } from '../src/groups/record'
+import { canSee } from '../src/groups/visibility'
+import { PROFILES } from '../src/profiles'
 import { EventDatabase } from '../src/store/database'
 import { SCHEMA } from '../src/store/schema'
 
 const hex = (n: number) => n.toString(16).padStart(64, '0')
 
-/** The reference model: every stored event through nostr-tools' matchFilter, newest first, lowest id on ties. */
+/** Newest `created_at` first, then the later arrival (`events` is in arrival order). */
+function answerOrder(events: NostrEvent[]): (a: NostrEvent, b: NostrEvent) => number {
+  const arrival = new Map(events.map((e, i) => [e.id, i]))
+  return (a, b) => b.created_at - a.created_at || (arrival.get(b.id) ?? 0) - (arrival.get(a.id) ?? 0)
+}
+
+/** The reference model: every stored event through nostr-tools' matchFilter, newest first, later arrival on ties. */
 function model(events: NostrEvent[], f: Filter, limit: number): string[] {
   return events
     .filter((e) => matchFilter(f, e))
-    .sort((a, b) => b.created_at - a.created_at || (a.id < b.id ? -1 : 1))
+    .sort(answerOrder(events))
     .slice(0, limit)
     .map((e) => e.id)
 }
@@ -151,7 +161,7 @@ describe('SQLite search (NIP-50) against a word-prefix model', () => {
             const terms = searchTerms(query.join(' '))
             const want = events
               .filter((e) => contentMatches(e.content, terms))
-              .sort((a, b) => b.created_at - a.created_at || (a.id < b.id ? -1 : 1))
+              .sort(answerOrder(events))
               .map((e) => e.id)
             expect(db.query({ search: query.join(' ') }, 100).map((r) => r.id)).toEqual(want)
           } finally {
@@ -181,7 +191,7 @@ describe('SQLite search (NIP-50) against a word-prefix model', () => {
       olderFile(path, '', { ...e, content: 'written before the index' })
       const db = new EventDatabase(path, () => hex(0))
       db.insert({ ...e, id: hex(2), content: 'written after the index' })
-      expect(db.query({ search: 'written index' }, 10).map((r) => r.id)).toEqual([hex(1), hex(2)])
+      expect(db.query({ search: 'written index' }, 10).map((r) => r.id)).toEqual([hex(2), hex(1)])
       db.deleteIds([hex(1)])
       expect(db.query({ search: 'before' }, 10)).toEqual([])
       db.close()
@@ -206,13 +216,107 @@ describe('SQLite search (NIP-50) against a word-prefix model', () => {
       olderFile(path, triggered, { ...e, content: 'kept by the trigger' })
       const db = new EventDatabase(path, () => hex(0))
       expect(db.insert({ ...e, id: hex(2), content: 'kept by the relay' })).toBe('saved')
-      expect(db.query({ search: 'kept' }, 10).map((r) => r.id)).toEqual([hex(1), hex(2)])
+      expect(db.query({ search: 'kept' }, 10).map((r) => r.id)).toEqual([hex(2), hex(1)])
       // The relay indexes each insert itself now: the old trigger is gone, or it would index twice.
       const triggers = db.sql.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger'").pluck().all()
-      expect(triggers).toEqual(['events_fts_delete'])
+      expect(triggers).toEqual(['events_search_delete'])
       db.close()
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }
+  })
+})
+
+describe('the reader’s view in SQL against the visibility rule', () => {
+  const RELAY = hex(0)
+  const groupIds = ['a', 'b', 'c', 'd']
+  const flags = fc.record({
+    private: fc.boolean(),
+    hidden: fc.boolean(),
+    closed: fc.boolean(),
+    deleted: fc.boolean(),
+  })
+  const row = fc.record({
+    kind: fc.constantFrom(9, 39000, 39002, 9000, 9001),
+    group: fc.constantFrom(...groupIds, 'none', 'unknown'),
+    p: fc.constantFrom(1, 2, 3),
+    created_at: fc.integer({ min: 100, max: 104 }),
+    search: fc.boolean(),
+  })
+
+  it('a step returns exactly the rows canSee keeps, in answer order, for any groups, reader, filter and profile', () => {
+    fc.assert(
+      fc.property(
+        fc.array(flags, { minLength: 4, maxLength: 4 }),
+        fc.array(fc.subarray([1, 2, 3]), { minLength: 4, maxLength: 4 }),
+        fc.array(row, { maxLength: 40 }),
+        fc.subarray([1, 2, 3]),
+        fc.constantFrom('roost', 'strict', 'relay29', 'zooid', 'groups_relay', 'pyramid'),
+        fc.constantFrom<Filter>(
+          {},
+          { kinds: [9, 9000, 9001, 39000] },
+          { '#h': ['a', 'b'] },
+          { '#p': [hex(1)] },
+          { search: 'word' },
+        ),
+        fc.integer({ min: 1, max: 60 }),
+        (gflags, members, rows, authed, profile, filter, window) => {
+          const policy = PROFILES[profile as keyof typeof PROFILES]
+          const index = new GroupIndex()
+          const records = new Map(
+            groupIds.map((id, i) => {
+              const g = {
+                ...newGroup(id, 1, gflags[i] ?? { private: false, closed: false }),
+                ...gflags[i],
+                members: Object.fromEntries((members[i] ?? []).map((n) => [hex(n), []])),
+              }
+              index.set(id, g)
+              return [id, g] as const
+            }),
+          )
+          const db = new EventDatabase(':memory:', () => RELAY)
+          try {
+            const events: NostrEvent[] = rows.map((r, i) => {
+              const relaySigned = r.kind >= 39000
+              const tags = relaySigned
+                ? [['d', r.group]]
+                : [...(r.group === 'none' ? [] : [['h', r.group]]), ['p', hex(r.p)]]
+              return {
+                id: hex(1000 + i),
+                pubkey: relaySigned ? RELAY : hex(9),
+                kind: r.kind,
+                created_at: r.created_at,
+                content: r.search ? 'a word here' : '',
+                tags,
+                sig: '0'.repeat(128),
+              }
+            })
+            for (const e of events) db.insert(e)
+            const reader = { authed: new Set(authed.map(hex)), relayKey: RELAY }
+            const view = index.view(reader, filter, policy)
+            const stored = db.query(filter, 1000)
+            const want = stored
+              .filter((r) => {
+                const g = r.grp === null ? undefined : records.get(r.grp)
+                const e = JSON.parse(r.json) as NostrEvent
+                return canSee(e, g, reader, filter, policy)
+              })
+              .map((r) => r.id)
+            const got: string[] = []
+            let after: { created_at: number; seq: number } | undefined
+            for (let step = 0; step < 100; step++) {
+              const page = db.page(filter, 1000, { view, after, window })
+              got.push(...page.rows.map((r) => r.id))
+              if (!page.next) break
+              after = page.next
+            }
+            expect(got).toEqual(want)
+          } finally {
+            db.close()
+          }
+        },
+      ),
+      { numRuns: 150 },
+    )
   })
 })

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { contentMatches, searchTerms } from '@roost/nip29'
 import fc from 'fast-check'
 import type { NostrEvent } from 'nostr-tools'
@@ -5,9 +8,9 @@ import { describe, expect, it } from 'vitest'
 import { connect, fetch, h, live, publish, RawClient, relay, T0, TestClock, user } from './helpers'
 
 /** A relay with one open group whose member posted `texts` one second apart (oldest first). */
-async function withMessages(texts: string[]) {
+async function withMessages(texts: string[], db?: string) {
   const clock = new TestClock(T0)
-  const r = await relay({ previousMinimum: 0, clock: clock.now })
+  const r = await relay({ previousMinimum: 0, clock: clock.now, ...(db !== undefined && { db }) })
   const author = user(clock)
   const g = await r.createGroup({ name: 'Open', members: [author.pk] })
   const c = await connect(r.url, author)
@@ -58,6 +61,31 @@ describe('NIP-50 search', () => {
     expect(contents((await fetch(c, [{ search: 'creme' }])).events)).toEqual(['Crème brûlée for dessert'])
     expect((await fetch(c, [{ search: 'sushi' }])).events).toEqual([])
     expect((await fetch(c, [{ search: 'pizza', kinds: [1] }])).events).toEqual([])
+  })
+
+  it('a relay on a file searches on a thread of its own, with the same answers, and sees what was just stored', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'roost-search-file-'))
+    try {
+      const { c, g, author } = await withMessages(
+        ['Pizza tonight at eight', 'PIZZA or pasta, tonight'],
+        join(dir, 'relay.db'),
+      )
+      expect(contents((await fetch(c, [{ search: 'pizza' }])).events)).toEqual([
+        'PIZZA or pasta, tonight',
+        'Pizza tonight at eight',
+      ])
+      for (let i = 0; i < 5; i++) {
+        const e = author.sign({ kind: 9, tags: h(g), content: `pizza slice ${i}` })
+        expect((await publish(c, e)).ok).toBe(true)
+        expect((await fetch(c, [{ search: `pizza slice ${i}`, limit: 1 }])).events.map((x) => x.id)).toEqual([
+          e.id,
+        ])
+      }
+      expect((await fetch(c, [{ search: 'pizza', '#h': [g], limit: 3 }])).events).toHaveLength(3)
+      expect(await fetch(c, [{ search: 'sushi' }])).toEqual({ events: [] })
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   it('ignores NIP-50 extensions it does not implement, and a query with no words matches nothing', async () => {

@@ -1,10 +1,10 @@
-import { searchTerms } from '@roost/nip29'
 import Database from 'better-sqlite3'
 import type { Filter, NostrEvent } from 'nostr-tools'
 import type { GroupRecord } from '../groups/record'
-import { SCHEMA } from './schema'
-import { ftsQuery, installSearch, SEARCH_INSERT } from './search-sqlite'
-import type { InsertResult, StoredRow } from './store'
+import { type PageOptions, SqliteReads } from './query-sqlite'
+import { DROP_OLD_INDEXES, SCHEMA } from './schema'
+import { groupToken, installSearch, MAX_RANKED_ROWID, SEARCH_INSERT } from './search-sqlite'
+import type { InsertResult, Page, StoredRow } from './store'
 
 export type { InsertResult, StoredRow } from './store'
 
@@ -44,6 +44,7 @@ export function groupColumn(event: NostrEvent, relayKey: string): string | null 
  */
 export class EventDatabase {
   readonly sql: Database.Database
+  private readonly reads: SqliteReads
   private readonly stmts
   constructor(
     path: string,
@@ -56,11 +57,13 @@ export class EventDatabase {
     this.sql.pragma('temp_store = MEMORY')
     this.sql.pragma('foreign_keys = ON')
     this.sql.exec(SCHEMA)
+    this.sql.exec(DROP_OLD_INDEXES)
     installSearch(this.sql)
+    this.reads = new SqliteReads(this.sql)
     const s = this.sql
     this.stmts = {
       byId: s.prepare<[string], StoredRow>(
-        'SELECT json, id, pubkey, kind, created_at, grp FROM events WHERE id = ?',
+        'SELECT json, id, pubkey, kind, created_at, grp, rowid AS seq FROM events WHERE id = ?',
       ),
       hasId: s.prepare<[string], { one: number }>('SELECT 1 AS one FROM events WHERE id = ?'),
       replaceable: s.prepare<[number, string, string], { rowid: number; id: string; created_at: number }>(
@@ -133,7 +136,15 @@ export class EventDatabase {
       json: JSON.stringify(event),
     })
     const rowid = Number(info.lastInsertRowid)
-    if (event.content !== '') this.stmts.insertSearch.run(rowid, event.content)
+    if (event.content !== '' && rowid <= MAX_RANKED_ROWID) {
+      const h = event.tags.find((t) => t[0] === 'h')?.[1]
+      this.stmts.insertSearch.run(
+        event.created_at,
+        rowid,
+        event.content,
+        h === undefined ? '' : groupToken(h, event.kind),
+      )
+    }
     const seen = new Set<string>()
     for (const tag of event.tags) {
       const [name, value] = tag
@@ -169,75 +180,23 @@ export class EventDatabase {
     return row ? this.stmts.byId.get(row.id) : undefined
   }
 
-  /** Events matching one NIP-01 filter, newest first (lowest id first within a second). */
+  /** Events matching one NIP-01 filter, newest first (latest arrival first within a second). */
   query(filter: Filter, limit: number, offset = 0): StoredRow[] {
-    const where: string[] = []
-    const params: (string | number)[] = []
-    const tagFilters = Object.entries(filter).filter(
-      (e): e is [string, string[]] => e[0].startsWith('#') && e[0].length === 2 && Array.isArray(e[1]),
-    )
-    for (const [, values] of tagFilters) if (values.length === 0) return []
-    if (filter.ids?.length === 0 || filter.authors?.length === 0 || filter.kinds?.length === 0) return []
-    const terms = filter.search === undefined ? undefined : searchTerms(filter.search)
-    if (terms?.length === 0) return []
-    const drive =
-      tagFilters.find(([k]) => k === '#h') ?? tagFilters.find(([k]) => k === '#d') ?? tagFilters[0]
-    let from = 'events e'
-    let ts = 'e.created_at'
-    if (drive && !filter.ids) {
-      from = 'tags t JOIN events e ON e.rowid = t.event'
-      ts = 't.created_at'
-      where.push(`t.name = ? AND t.value IN (${drive[1].map(() => '?').join(',')})`)
-      params.push(drive[0].slice(1), ...drive[1])
-    }
-    const list = (col: string, values: readonly (string | number)[]) => {
-      where.push(`${col} IN (${values.map(() => '?').join(',')})`)
-      params.push(...values)
-    }
-    if (filter.ids) list('e.id', filter.ids)
-    if (filter.authors) list('e.pubkey', filter.authors)
-    if (filter.kinds) list('e.kind', filter.kinds)
-    if (filter.since !== undefined) {
-      where.push(`${ts} >= ?`)
-      params.push(filter.since)
-    }
-    if (filter.until !== undefined) {
-      where.push(`${ts} <= ?`)
-      params.push(filter.until)
-    }
-    if (terms) {
-      where.push('e.rowid IN (SELECT rowid FROM events_fts WHERE events_fts MATCH ?)')
-      params.push(ftsQuery(terms))
-    }
-    for (const [key, values] of tagFilters) {
-      if (drive && key === drive[0] && !filter.ids) continue
-      where.push(
-        `EXISTS (SELECT 1 FROM tags x WHERE x.event = e.rowid AND x.name = ? AND x.value IN (${values.map(() => '?').join(',')}))`,
-      )
-      params.push(key.slice(1), ...values)
-    }
-    // One event can carry several of the driving tag's values (h=a and h=b): DISTINCT then keeps it
-    // once. A single value cannot repeat (tags are indexed once per name and value), so that common
-    // path stays a plain index walk.
-    const distinct = drive && !filter.ids && drive[1].length > 1 ? 'DISTINCT ' : ''
-    const sql = `SELECT ${distinct}e.json, e.id, e.pubkey, e.kind, e.created_at, e.grp FROM ${from}
-      ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${distinct ? 'e.created_at' : ts} DESC, e.id ASC LIMIT ? OFFSET ?`
-    params.push(limit, offset)
-    return this.prepared(sql).all(...params)
+    return this.reads.query(filter, limit, offset)
   }
 
-  /** Filters of the same shape share one prepared statement (a small LRU keyed by the SQL text). */
-  private readonly cache = new Map<string, Database.Statement<(string | number)[], StoredRow>>()
-  private prepared(sql: string): Database.Statement<(string | number)[], StoredRow> {
-    let stmt = this.cache.get(sql)
-    if (stmt) {
-      this.cache.delete(sql)
-    } else {
-      stmt = this.sql.prepare<(string | number)[], StoredRow>(sql)
-      if (this.cache.size >= 256) this.cache.delete(this.cache.keys().next().value as string)
-    }
-    this.cache.set(sql, stmt)
-    return stmt
+  /** One bounded step of a REQ's read (see `EventStore.page`). */
+  page(filter: Filter, limit: number, opts: PageOptions): Page {
+    return this.reads.page(filter, limit, opts)
+  }
+
+  /** The statement of one step, to run on another connection (see `SearchThread`). */
+  pageSql(
+    filter: Filter,
+    limit: number,
+    opts: PageOptions,
+  ): { sql: string; params: (string | number)[]; window: number } | undefined {
+    return this.reads.pageSql(filter, limit, opts)
   }
 
   /** The last `n` events of a group to arrive (any kind, any author), newest first: the `previous` ring. */

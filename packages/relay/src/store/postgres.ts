@@ -1,12 +1,24 @@
 import { randomBytes } from 'node:crypto'
-import { searchTerms } from '@roost/nip29'
 import type { Filter, NostrEvent } from 'nostr-tools'
 import pg from 'pg'
+import { GroupIndex, IndexedRecords } from '../groups/group-index'
 import type { GroupRecord } from '../groups/record'
 import { groupColumn, isAddressable, isReplaceable } from './database'
 import { migrate } from './migrate'
 import { Delivered, FanoutListener, SAMPLE_MS } from './pg-fanout'
-import type { EventStore, InsertResult, RingEntry, StoredRow, StoreTransaction } from './store'
+import { pageRows, pgText, plain, queryRows, ROW_COLUMNS } from './query-postgres'
+import type {
+  Cursor,
+  EventStore,
+  InsertResult,
+  Page,
+  ReadView,
+  RingEntry,
+  StoredRow,
+  StoreTransaction,
+} from './store'
+
+export { pgText } from './query-postgres'
 
 /** The NOTIFY channel every relay process on one database listens on. */
 export const FANOUT_CHANNEL = 'roost_events'
@@ -21,7 +33,6 @@ const RETRIES = 8
 
 /** What both the pool and one checked-out client offer: a parameterized query. */
 type Q = Pick<pg.Pool, 'query'>
-type Param = string | number
 
 /** int8 (`created_at`, `seq`, versions) read as numbers: every value the relay keeps is a safe integer. */
 const types = {
@@ -55,14 +66,6 @@ export interface PostgresStoreOptions {
   log?: (line: string) => void
 }
 
-/**
- * Text PostgreSQL can hold: NUL is not allowed in `text`, so a value with NUL (or one starting with
- * the escape mark) is stored as the mark followed by its JSON, which keeps the mapping one-to-one.
- */
-export function pgText(s: string): string {
-  return s.includes('\u0000') || s.startsWith('\u0001') ? `\u0001${JSON.stringify(s)}` : s
-}
-
 const ignore = () => {}
 
 const isRetryable = (err: unknown) => {
@@ -90,7 +93,8 @@ const groupKey = (id: string) => `g:${pgText(id)}`
  */
 export class PostgresStore implements EventStore {
   /** The last committed record of each group this process knows, with its version. */
-  private readonly records = new Map<string, { g: GroupRecord; v: number }>()
+  readonly groupIndex = new GroupIndex()
+  private readonly records = new IndexedRecords(this.groupIndex, (r: { g: GroupRecord; v: number }) => r.g)
   private readonly listeners: ((event: NostrEvent) => void)[] = []
   /** This process's mark on its notifications. */
   private readonly origin = randomBytes(9).toString('base64')
@@ -360,7 +364,14 @@ export class PostgresStore implements EventStore {
     return getRow(this.pool, id)
   }
   query(filter: Filter, limit: number, offset = 0): Promise<StoredRow[]> {
-    return queryRows(this.pool, filter, limit, offset)
+    return queryRows(this.pool, filter, limit, { offset })
+  }
+  page(
+    filter: Filter,
+    limit: number,
+    opts: { view?: ReadView; after?: Cursor; window: number },
+  ): Promise<Page> {
+    return pageRows(this.pool, filter, limit, opts)
   }
   async group(id: string): Promise<GroupRecord | undefined> {
     const [row] = await rows<{ state: string }>(this.pool, 'SELECT state FROM groups WHERE id = $1', [
@@ -458,7 +469,7 @@ class PgTransaction implements StoreTransaction {
     return getRow(this.q, id)
   }
   query(filter: Filter, limit: number, offset = 0): Promise<StoredRow[]> {
-    return queryRows(this.q, filter, limit, offset)
+    return queryRows(this.q, filter, limit, { offset })
   }
   async group(id: string): Promise<GroupRecord | undefined> {
     const mine = this.overlay.get(id)
@@ -582,7 +593,7 @@ class PgTransaction implements StoreTransaction {
   async latest(kind: number, pubkey: string, d: string): Promise<StoredRow | undefined> {
     const [row] = await rows<StoredRow>(
       this.q,
-      'SELECT json, id, pubkey, kind, created_at, grp FROM events WHERE kind = $1 AND pubkey = $2 AND d = $3',
+      `SELECT ${ROW_COLUMNS} FROM events WHERE kind = $1 AND pubkey = $2 AND d = $3`,
       [kind, pubkey, pgText(d)],
     )
     return row && plain(row)
@@ -624,88 +635,13 @@ class PgTransaction implements StoreTransaction {
   }
 }
 
-/** A row as the store's contract describes it (no driver-added properties). */
-function plain(r: StoredRow): StoredRow {
-  return { json: r.json, id: r.id, pubkey: r.pubkey, kind: r.kind, created_at: r.created_at, grp: r.grp }
-}
-
 async function getRow(q: Q, id: string): Promise<StoredRow | undefined> {
   if (id.includes('\u0000')) return undefined
-  const [row] = await rows<StoredRow>(
-    q,
-    'SELECT json, id, pubkey, kind, created_at, grp FROM events WHERE id = $1',
-    [id],
-  )
+  const [row] = await rows<StoredRow>(q, `SELECT ${ROW_COLUMNS} FROM events WHERE id = $1`, [id])
   return row && plain(row)
 }
 
 async function wasDeleted(q: Q, id: string): Promise<boolean> {
   if (id.includes('\u0000')) return false
   return (await rows(q, 'SELECT 1 FROM deleted_ids WHERE id = $1', [id])).length > 0
-}
-
-/**
- * The tsquery of some search terms: every term, as a word prefix, as written or without its
- * diacritics (the index holds both forms; terms hold only letters, digits and marks).
- */
-function tsQuery(terms: readonly string[]): string {
-  const lexeme = (t: string) => `'${t.replaceAll("'", "''")}':*`
-  return terms
-    .map((t) => {
-      const bare = t.normalize('NFKD').replace(/\p{M}/gu, '')
-      return bare === t || bare === '' ? lexeme(t) : `(${lexeme(t)} | ${lexeme(bare)})`
-    })
-    .join(' & ')
-}
-
-/** The SQL of one NIP-01 filter (the same plan as SQLite's: drive by `#h`, `#d` or the first tag). */
-async function queryRows(q: Q, filter: Filter, limit: number, offset: number): Promise<StoredRow[]> {
-  const where: string[] = []
-  const params: Param[] = []
-  const p = (v: Param) => {
-    params.push(v)
-    return `$${params.length}`
-  }
-  const tagFilters = Object.entries(filter)
-    .filter((e): e is [string, string[]] => e[0].startsWith('#') && e[0].length === 2 && Array.isArray(e[1]))
-    .map(([k, values]): [string, string[]] => [k, values.filter((v) => typeof v === 'string').map(pgText)])
-  for (const [, values] of tagFilters) if (values.length === 0) return []
-  const clean = (list: readonly string[] | undefined) => list?.filter((v) => !v.includes('\u0000'))
-  const ids = clean(filter.ids)
-  const authors = clean(filter.authors)
-  if (ids?.length === 0 || authors?.length === 0 || filter.kinds?.length === 0) return []
-  const terms = filter.search === undefined ? undefined : searchTerms(filter.search)
-  if (terms?.length === 0) return []
-  const drive = tagFilters.find(([k]) => k === '#h') ?? tagFilters.find(([k]) => k === '#d') ?? tagFilters[0]
-  let from = 'events e'
-  let ts = 'e.created_at'
-  if (drive && !ids) {
-    from = 'tags t JOIN events e ON e.seq = t.event'
-    ts = 't.created_at'
-    where.push(`t.name = ${p(drive[0].slice(1))} AND t.value IN (${drive[1].map(p).join(',')})`)
-  }
-  const list = (col: string, values: readonly Param[]) => where.push(`${col} IN (${values.map(p).join(',')})`)
-  if (ids) list('e.id', ids)
-  if (authors) list('e.pubkey', authors)
-  if (filter.kinds) list('e.kind', filter.kinds)
-  if (filter.since !== undefined) where.push(`${ts} >= ${p(filter.since)}`)
-  if (filter.until !== undefined) where.push(`${ts} <= ${p(filter.until)}`)
-  if (terms)
-    where.push(
-      `e.seq IN (SELECT event FROM event_text WHERE doc @@ to_tsquery('simple', ${p(tsQuery(terms))}))`,
-    )
-  for (const [key, values] of tagFilters) {
-    if (drive && key === drive[0] && !ids) continue
-    where.push(
-      `EXISTS (SELECT 1 FROM tags x WHERE x.event = e.seq AND x.name = ${p(key.slice(1))} AND x.value IN (${values.map(p).join(',')}))`,
-    )
-  }
-  const distinct = drive && !ids && drive[1].length > 1
-  const cols = 'e.json, e.id, e.pubkey, e.kind, e.created_at, e.grp'
-  const order = `ORDER BY ${distinct ? 'e.created_at' : ts} DESC, e.id ASC LIMIT ${p(limit)} OFFSET ${p(offset)}`
-  const body = `FROM ${from} ${where.length ? `WHERE ${where.join(' AND ')}` : ''}`
-  const text = distinct
-    ? `SELECT ${cols} FROM (SELECT DISTINCT ${cols} ${body}) e ${order}`
-    : `SELECT ${cols} ${body} ${order}`
-  return (await rows<StoredRow>(q, text, params)).map(plain)
 }

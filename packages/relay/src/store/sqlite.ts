@@ -1,8 +1,12 @@
-import type { Filter, NostrEvent } from 'nostr-tools'
+import type { Filter } from 'nostr-tools'
+import { GroupIndex, IndexedRecords } from '../groups/group-index'
 import type { GroupRecord } from '../groups/record'
 import { Checkpointer } from './checkpointer'
 import { EventDatabase } from './database'
-import type { EventStore, InsertResult, RingEntry, StoredRow, StoreTransaction } from './store'
+import { type Candidate, pageOf } from './query-sqlite'
+import { SearchThread } from './search-thread'
+import { SqliteTransaction } from './sqlite-transaction'
+import type { Cursor, EventStore, Page, ReadView, RingEntry, StoredRow, StoreTransaction } from './store'
 
 /**
  * Under concurrent load (the last batch held at least {@link BUSY_UNITS} units and committed less
@@ -65,8 +69,9 @@ interface WaitingRead {
 export class SqliteStore implements EventStore {
   /** The SQL underneath (exposed for benchmarks and tools that read the file directly). */
   readonly db: EventDatabase
+  readonly groupIndex = new GroupIndex()
   /** Committed group records. */
-  private readonly records = new Map<string, GroupRecord>()
+  private readonly records = new IndexedRecords(this.groupIndex, (g: GroupRecord) => g)
   /** Cached `previous` windows, newest first, kept current by inserts and cleared by deletions. */
   private readonly rings = new Map<string, { n: number; list: RingEntry[] }>()
   /** The end of the queue of units; undefined while none runs. */
@@ -87,6 +92,8 @@ export class SqliteStore implements EventStore {
   private readonly tx
   /** WAL checkpoints off the writer's thread (file databases only). */
   private readonly checkpoints: Checkpointer | undefined
+  /** Searches off the writer's thread (file databases only). */
+  private readonly searches: SearchThread | undefined
   /** Prepared once: a unit opens and closes one savepoint. */
   private readonly savepoint
   private readonly release
@@ -101,6 +108,7 @@ export class SqliteStore implements EventStore {
     this.savepoint = this.db.sql.prepare('SAVEPOINT unit')
     this.release = this.db.sql.prepare('RELEASE unit')
     this.checkpoints = path === ':memory:' || path === '' ? undefined : new Checkpointer(this.db.sql, path)
+    this.searches = path === ':memory:' || path === '' ? undefined : new SearchThread(path)
     for (const g of this.db.loadGroups()) this.records.set(g.id, g)
   }
 
@@ -287,6 +295,26 @@ export class SqliteStore implements EventStore {
   query(filter: Filter, limit: number, offset = 0): Promise<StoredRow[]> {
     return this.read(() => this.db.query(filter, limit, offset))
   }
+  page(
+    filter: Filter,
+    limit: number,
+    opts: { view?: ReadView; after?: Cursor; window: number },
+  ): Promise<Page> {
+    const thread = this.searches
+    if (filter.search === undefined || !thread?.usable)
+      return this.read(() => this.db.page(filter, limit, opts))
+    // Sent once the units queued before it committed: the thread's statement sees their rows.
+    return this.read(async () => {
+      const q = this.db.pageSql(filter, limit, opts)
+      if (!q) return { rows: [], next: undefined, scanned: 0 }
+      try {
+        return pageOf(await thread.all<Candidate>(q.sql, q.params), limit, q.window)
+      } catch (err) {
+        if (thread.usable) throw err
+        return this.db.page(filter, limit, opts)
+      }
+    }).then((page) => page)
+  }
   group(id: string): Promise<GroupRecord | undefined> {
     return Promise.resolve(this.records.get(id))
   }
@@ -319,6 +347,7 @@ export class SqliteStore implements EventStore {
   }
   async close(): Promise<void> {
     await this.idle()
+    await this.searches?.close()
     await this.checkpoints?.close()
     this.db.close()
   }
@@ -348,75 +377,5 @@ export class SqliteStore implements EventStore {
   /** @internal events were deleted: windows are rebuilt from the database when next needed. */
   dropRings(): void {
     this.rings.clear()
-  }
-}
-
-/** The open transaction of one {@link SqliteStore.unit}. */
-class SqliteTransaction implements StoreTransaction {
-  /** Group records written by this unit (null: dropped), applied to the store on commit. */
-  readonly overlay = new Map<string, GroupRecord | null>()
-  constructor(
-    private readonly store: SqliteStore,
-    /** Records written by earlier units of the same (uncommitted) batch. */
-    private readonly batched: ReadonlyMap<string, GroupRecord | null>,
-  ) {}
-
-  private get db(): EventDatabase {
-    return this.store.db
-  }
-  async get(id: string): Promise<StoredRow | undefined> {
-    return this.db.get(id)
-  }
-  async query(filter: Filter, limit: number, offset = 0): Promise<StoredRow[]> {
-    return this.db.query(filter, limit, offset)
-  }
-  async group(id: string): Promise<GroupRecord | undefined> {
-    const mine = this.overlay.has(id) ? this.overlay.get(id) : this.batched.get(id)
-    if (mine !== undefined) return mine ?? undefined
-    return this.store.committed(id)
-  }
-  async deletedByAuthor(pubkey: string, id: string): Promise<boolean> {
-    return this.db.deletedByAuthor(pubkey, id)
-  }
-  async wasDeleted(id: string): Promise<boolean> {
-    return this.db.wasDeleted(id)
-  }
-  async insert(event: NostrEvent): Promise<InsertResult> {
-    const r = this.db.insert(event)
-    if (r === 'saved') {
-      const gid = event.tags.find((t) => t[0] === 'h')?.[1]
-      if (gid !== undefined) this.store.pushRing(gid, { id: event.id, pubkey: event.pubkey })
-    }
-    return r
-  }
-  async announce(): Promise<void> {
-    // One process: the engine broadcasts what the unit returns.
-  }
-  async deleteIds(ids: readonly string[]): Promise<number> {
-    const n = this.db.deleteIds(ids)
-    if (n > 0) this.store.dropRings()
-    return n
-  }
-  async deleteGroupEvents(groupId: string, keepId: string): Promise<string[]> {
-    const ids = this.db.deleteGroupEvents(groupId, keepId)
-    this.store.dropRings()
-    return ids
-  }
-  async rememberDeleted(ids: readonly string[], at: number): Promise<void> {
-    this.db.rememberDeleted(ids, at)
-  }
-  async latest(kind: number, pubkey: string, d: string): Promise<StoredRow | undefined> {
-    return this.db.latest(kind, pubkey, d)
-  }
-  async ring(groupId: string, n: number): Promise<RingEntry[]> {
-    return this.store.ringOf(groupId, n)
-  }
-  async saveGroup(g: GroupRecord): Promise<void> {
-    this.db.saveGroup(g)
-    this.overlay.set(g.id, g)
-  }
-  async dropGroup(id: string): Promise<void> {
-    this.db.dropGroup(id)
-    this.overlay.set(id, null)
   }
 }

@@ -1,5 +1,8 @@
 import type { Filter, NostrEvent } from 'nostr-tools'
+import type { GroupIndex, ReadView } from '../groups/group-index'
 import type { GroupRecord } from '../groups/record'
+
+export type { ReadView } from '../groups/group-index'
 
 /** A stored row as queries return it: the raw JSON plus the columns visibility needs. */
 export interface StoredRow {
@@ -11,6 +14,24 @@ export interface StoredRow {
   created_at: number
   /** The group the event belongs to: its `h` tag, or the `d` of relay-signed 39000–39005; null otherwise. */
   grp: string | null
+  /** The relay's arrival order: larger arrived later (SQLite rowid, PostgreSQL seq). */
+  seq: number
+}
+
+/** A position in the answer order (`created_at` descending, then arrival descending): rows after it come next. */
+export interface Cursor {
+  created_at: number
+  seq: number
+}
+
+/** One step of a paged read ({@link EventStore.page}). */
+export interface Page {
+  /** The matching rows the reader may see, in answer order. */
+  rows: StoredRow[]
+  /** The last candidate examined: continue after it. Undefined when nothing is left to examine. */
+  next: Cursor | undefined
+  /** Candidates examined (what the step cost). */
+  scanned: number
 }
 
 /** Outcome of an insert: stored, already there, or an older version of a replaceable/addressable event. */
@@ -30,7 +51,7 @@ export interface StoreReader {
   /** The stored event with this id. */
   get(id: string): Promise<StoredRow | undefined>
   /**
-   * Events matching one NIP-01 filter, newest `created_at` first, lowest id first within a second;
+   * Events matching one NIP-01 filter, newest `created_at` first, latest arrival first within a second;
    * at most `limit` rows after skipping `offset`. Tag filters match the single-letter tags an event
    * carries (values up to 512 characters are indexed). Empty lists in a filter match nothing.
    */
@@ -138,6 +159,19 @@ export interface EventStore extends StoreReader {
    * what the previous one committed. A single-process backend runs `fn` at once.
    */
   exclusive<T>(name: string, fn: () => Promise<T>): Promise<T>
+  /** The committed groups some reader may not fully see, kept current by the store. */
+  readonly groupIndex: GroupIndex
+  /**
+   * One bounded step of a read for a REQ: examines at most `window` candidate rows after `after`
+   * (in answer order) and returns those that match `filter` and that `view` does not hide, at most
+   * `limit` of them. Visibility is applied in the query, so rows a reader may not see cost no
+   * round trip and no page of their own.
+   */
+  page(
+    filter: Filter,
+    limit: number,
+    opts: { view?: ReadView; after?: Cursor; window: number },
+  ): Promise<Page>
   /** Registers a listener for events committed by other relay processes on the same database. */
   onRemote(listener: (event: NostrEvent) => void): void
   /** Closes the database; waits for running units. */
