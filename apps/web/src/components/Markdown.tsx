@@ -1,8 +1,8 @@
 import { parseContent } from '@roost/nip29'
 import type { Nodes, PhrasingContent, RootContent } from 'mdast'
-import { type ReactNode, useMemo, useState } from 'react'
+import { Fragment, type ReactNode, useMemo, useState } from 'react'
 import { useApp } from '../hooks'
-import { MARKDOWN_BOUNDS, PREVIEW_BOUNDS, parseMarkdown, previewOf } from '../lib/markdown'
+import { MARKDOWN_BOUNDS, PREVIEW_BOUNDS, parseMarkdown, piecesOf, previewOf } from '../lib/markdown'
 import { safeHttpUrl } from '../lib/safe-url'
 import './markdown.css'
 import { useDisplayName } from './Name'
@@ -51,6 +51,32 @@ function TextRun(props: { text: string; ctx: Ctx }) {
   return <>{out}</>
 }
 
+/**
+ * Text of many lines in pieces (`piecesOf`): after the first, each is a block the browser lays
+ * out only while it is on screen (`content-visibility`), so a message of 30,000 lines does not
+ * block the page. Short text is rendered as it is.
+ */
+function Pieces(props: { text: string; render: (piece: string) => ReactNode; block?: boolean }) {
+  const pieces = useMemo(() => piecesOf(props.text), [props.text])
+  if (pieces.length === 1) return <>{props.render(props.text)}</>
+  return (
+    <>
+      {pieces.map((piece, i) =>
+        i === 0 && !props.block ? (
+          <Fragment key="first">{props.render(piece)}</Fragment>
+        ) : (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the pieces of a text are fixed by it
+          <span key={i} className="md-piece">
+            {props.render(piece)}
+          </span>
+        ),
+      )}
+    </>
+  )
+}
+
+const asIs = (piece: string) => piece
+
 function children(nodes: readonly (RootContent | PhrasingContent)[], ctx: Ctx, depth: number): ReactNode[] {
   return nodes.map((n, i) => (
     // biome-ignore lint/suspicious/noArrayIndexKey: a message's tree is fixed by its text; siblings never move
@@ -84,7 +110,12 @@ function Node(props: { node: RootContent | PhrasingContent; ctx: Ctx; depth: num
     case 'paragraph':
       return <p className="md-p">{children(node.children, ctx, depth)}</p>
     case 'text':
-      return node.data?.literal ? node.value : <TextRun text={node.value} ctx={ctx} />
+      return (
+        <Pieces
+          text={node.value}
+          render={node.data?.literal ? asIs : (t) => <TextRun text={t} ctx={ctx} />}
+        />
+      )
     case 'strong':
       return <strong>{children(node.children, ctx, depth)}</strong>
     case 'emphasis':
@@ -96,7 +127,9 @@ function Node(props: { node: RootContent | PhrasingContent; ctx: Ctx; depth: num
     case 'code':
       return (
         <pre className="md-pre" data-lang={node.lang ?? undefined}>
-          <code>{node.value}</code>
+          <code>
+            <Pieces text={node.value} render={asIs} block />
+          </code>
         </pre>
       )
     case 'blockquote':

@@ -13,7 +13,7 @@ const MAX_W = 360
 const MAX_H = 320
 
 /** Bare links of a message looked at for images: a message of thousands of URLs costs no more. */
-const MAX_BARE_LINKS = 100
+const MAX_BARE_LINKS = 20
 
 /** The attachments of a message: its imeta files, plus bare image links in its text. */
 export function mediaOf(m: Pick<MessageItem, 'content' | 'media'>): ImetaFields[] {

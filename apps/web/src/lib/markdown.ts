@@ -55,7 +55,7 @@ export const MAX_MARKDOWN = 64 * 1024
  * the whole, formatted within `tokens` (the rest of the preview plain): a timeline of long
  * messages laid out in full would block the page.
  */
-export const PREVIEW = { chars: 4000, lines: 150, tokens: 1000 }
+export const PREVIEW = { chars: 4000, lines: 150, tokens: 300 }
 
 /** The bounds a preview is formatted within. */
 export const PREVIEW_BOUNDS: MarkdownBounds = { ...MARKDOWN_BOUNDS, tokens: PREVIEW.tokens }
@@ -169,4 +169,35 @@ export function parseMarkdown(text: string, bounds: MarkdownBounds = MARKDOWN_BO
     }
   }
   return { type: 'root', children }
+}
+
+/** Long text is laid out in pieces of at most this many lines (or about this many characters). */
+export const PIECE = { lines: 50, chars: 4000 }
+
+/**
+ * Long text split into consecutive pieces that end just after a line ending (the first at the
+ * first one), each of at most `PIECE.lines` lines and, unless one line is longer, about
+ * `PIECE.chars` characters; they join back into the text. A short text is one piece. The
+ * renderer gives each piece after the first a block the browser lays out only on screen.
+ *
+ * @example piecesOf('a\n'.repeat(120)).length // 4: 'a\n', then 50, 50 and 19 lines
+ */
+export function piecesOf(text: string, piece: typeof PIECE = PIECE): string[] {
+  const ends = [...text.matchAll(/\r\n|\r|\n/g)].map((m) => m.index + m[0].length)
+  if (ends.length < piece.lines && text.length <= piece.chars) return [text]
+  const first = ends[0]
+  if (first === undefined) return [text]
+  const out = [text.slice(0, first)]
+  let start = first
+  let lines = 0
+  for (const end of ends.slice(1)) {
+    lines++
+    if (lines >= piece.lines || end - start >= piece.chars) {
+      out.push(text.slice(start, end))
+      start = end
+      lines = 0
+    }
+  }
+  if (start < text.length) out.push(text.slice(start))
+  return out
 }

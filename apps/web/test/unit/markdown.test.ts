@@ -6,8 +6,10 @@ import {
   MARKDOWN_BOUNDS,
   MARKDOWN_OPTIONS,
   MAX_MARKDOWN,
+  PIECE,
   PREVIEW,
   parseMarkdown,
+  piecesOf,
   previewOf,
 } from '../../src/lib/markdown'
 import { depthOf, markdownish, markdownLines } from './markdown-helpers'
@@ -94,7 +96,7 @@ describe('parseMarkdown', () => {
           bare(fromMarkdown(s, MARKDOWN_OPTIONS)),
         )
       }),
-      { numRuns: 2000 },
+      { numRuns: 500 },
     )
   })
 
@@ -105,7 +107,7 @@ describe('parseMarkdown', () => {
           bare(fromMarkdown(s, MARKDOWN_OPTIONS)),
         )
       }),
-      { numRuns: 3000 },
+      { numRuns: 500 },
     )
   })
 
@@ -119,7 +121,7 @@ describe('parseMarkdown', () => {
         fc.pre(!(plainRest?.type === 'paragraph' && plainRest.position === undefined))
         expect(bare(bounded), JSON.stringify(s)).toEqual(bare(fromMarkdown(s, MARKDOWN_OPTIONS)))
       }),
-      { numRuns: 1000 },
+      { numRuns: 500 },
     )
   })
 })
@@ -157,6 +159,28 @@ describe('previewOf', () => {
         },
       ),
       { numRuns: 200 },
+    )
+  })
+})
+
+describe('piecesOf', () => {
+  test('short text is one piece; long text joins back from pieces of bounded lines', () => {
+    expect(piecesOf('a\nb')).toEqual(['a\nb'])
+    expect(piecesOf('a\n'.repeat(120)).map((p) => p.split('\n').length - 1)).toEqual([1, 50, 50, 19])
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom('a', 'bb ', '\n', '\r\n', '\r', 'x'.repeat(900)), { maxLength: 400 }),
+        (parts) => {
+          const text = parts.join('')
+          const pieces = piecesOf(text)
+          expect(pieces.join('')).toBe(text)
+          for (const [i, piece] of pieces.entries()) {
+            if (pieces.length > 1) expect(piece.length).toBeGreaterThan(0)
+            expect((piece.match(/\r\n|\r|\n/g) ?? []).length).toBeLessThanOrEqual(PIECE.lines)
+            if (i < pieces.length - 1) expect(piece).toMatch(/(\r\n|\r|\n)$/)
+          }
+        },
+      ),
     )
   })
 })
