@@ -40,7 +40,7 @@ export const MARKDOWN_BOUNDS = {
   /** Elements nested deeper than this show their source as text (counted from the message). */
   depth: 16,
   /** Tokens (see the file's summary) one message may spend on formatting. */
-  tokens: 10_000,
+  tokens: 8000,
   /** Pairing delimiters (`*`, `_`, `~`, `[`, `]`, backtick) one paragraph may hold. */
   delimiters: 64,
   /** Characters of a message that are formatted. */
@@ -73,8 +73,8 @@ const COST = {
   delimiter: 4,
   escape: 3,
   other: 1,
-  /** A URL or nostr entity: a link or a name to render. */
-  link: 3,
+  /** A URL or nostr entity: a link or a name to render (and a URL to parse, or a key to decode). */
+  link: 12,
 }
 
 /** Tokens per ASCII character (0: plain text), and which characters pair up as delimiters. */

@@ -172,7 +172,7 @@ export function parseMarkdown(text: string, bounds: MarkdownBounds = MARKDOWN_BO
 }
 
 /** Long text is laid out in pieces of at most this many lines (or about this many characters). */
-export const PIECE = { lines: 50, chars: 4000 }
+export const PIECE = { lines: 100, chars: 8000 }
 
 /**
  * Long text split into consecutive pieces that end just after a line ending (the first at the
@@ -180,7 +180,7 @@ export const PIECE = { lines: 50, chars: 4000 }
  * `PIECE.chars` characters; they join back into the text. A short text is one piece. The
  * renderer gives each piece after the first a block the browser lays out only on screen.
  *
- * @example piecesOf('a\n'.repeat(120)).length // 4: 'a\n', then 50, 50 and 19 lines
+ * @example piecesOf('a\n'.repeat(220)).length // 4: 'a\n', then 100, 100 and 19 lines
  */
 export function piecesOf(text: string, piece: typeof PIECE = PIECE): string[] {
   const ends = [...text.matchAll(/\r\n|\r|\n/g)].map((m) => m.index + m[0].length)

@@ -166,7 +166,12 @@ describe('previewOf', () => {
 describe('piecesOf', () => {
   test('short text is one piece; long text joins back from pieces of bounded lines', () => {
     expect(piecesOf('a\nb')).toEqual(['a\nb'])
-    expect(piecesOf('a\n'.repeat(120)).map((p) => p.split('\n').length - 1)).toEqual([1, 50, 50, 19])
+    expect(piecesOf('a\n'.repeat(2 * PIECE.lines + 20)).map((p) => p.split('\n').length - 1)).toEqual([
+      1,
+      PIECE.lines,
+      PIECE.lines,
+      19,
+    ])
     fc.assert(
       fc.property(
         fc.array(fc.constantFrom('a', 'bb ', '\n', '\r\n', '\r', 'x'.repeat(900)), { maxLength: 400 }),
