@@ -61,6 +61,7 @@ describe('@roost/nip29 exports', () => {
       'relayHttpUrl',
       'searchTerms',
       'searchWords',
+      'timelineOrder',
       'tryNormalizeRelayUrl',
       'withdrawnIds',
     ])
