@@ -1,4 +1,4 @@
-import { KINDS, mentionsPubkey } from '@roost/nip29'
+import { KINDS, mentionsPubkey, timelineOrder } from '@roost/nip29'
 import { type Contexts, type UnreadCount, UnreadIndex } from '@roost/read-state'
 import type { NostrEvent } from 'nostr-tools/core'
 import type { Message, Reaction, Thread } from './types'
@@ -170,13 +170,9 @@ export class Timeline {
     return n
   }
 
-  /** Timeline order: `created_at`, then arrival, then id. */
-  private readonly before = (a: NostrEvent, b: NostrEvent): boolean => {
-    if (a.created_at !== b.created_at) return a.created_at < b.created_at
-    const x = this.arrival.get(a.id) ?? 0
-    const y = this.arrival.get(b.id) ?? 0
-    return x !== y ? x < y : a.id < b.id
-  }
+  /** Timeline order (decision 21, `timelineOrder` of `@roost/nip29`): `created_at`, then arrival, then id. */
+  private readonly before = (a: NostrEvent, b: NostrEvent): boolean =>
+    timelineOrder(a, this.arrival.get(a.id) ?? 0, b, this.arrival.get(b.id) ?? 0) < 0
 
   /**
    * Adds one event. `older`: it comes from a newest-first page of history (the store, a relay's

@@ -5,6 +5,7 @@ import {
   type GroupMetadataFields,
   type ImetaFields,
   KINDS,
+  type TimelineWindow,
 } from '@roost/nip29'
 import type { EventTemplate, NostrEvent } from 'nostr-tools/core'
 import { CannotSendError } from '../errors'
@@ -12,7 +13,6 @@ import type { PublishResult, RelayPool } from '../pool'
 import type { Signer } from '../signers'
 import { type OwnTarget, ownDeletion } from './delete-own'
 import { pinList } from './pins'
-import type { PreviousWindow } from './previous-window'
 import { isPreviousRejection, publishError } from './publish-errors'
 import type { CanSend, Message } from './types'
 
@@ -25,7 +25,7 @@ export interface WritesContext {
   readonly clock: () => number
   readonly publishTimeout?: number
   /** The group's `previous` window (decision 4), as of now. */
-  readonly window: Pick<PreviousWindow, 'previousTag'>
+  readonly window: Pick<TimelineWindow, 'previousTag'>
   /** The metadata as folded now (for `editMetadata` and invite links). */
   metadata(): GroupMetadata | undefined
   canSend(kind: number): CanSend
