@@ -25,6 +25,7 @@ describe('@roost/nip29 exports', () => {
       'MAX_PREVIOUS',
       'MAX_SEARCH_TERMS',
       'MODERATION_KINDS',
+      'RelayUrlCache',
       'RoostError',
       'STATE_KINDS',
       'TimelineWindow',

@@ -7,7 +7,7 @@ import {
   KINDS,
   type Membership,
   membershipAfterReply,
-  normalizeRelayUrl,
+  RelayUrlCache,
 } from '@roost/nip29'
 import type { NostrEvent } from 'nostr-tools/core'
 import { ClosedError, UnknownGroupError } from '../errors'
@@ -71,10 +71,12 @@ export class GroupsRegistry {
   private closed = false
   private readonly clock: () => number
   private relays: UserRelays
+  /** Relay URLs this registry normalized, so each is parsed once. */
+  private readonly urls = new RelayUrlCache()
 
   constructor(private readonly opts: GroupsRegistryOptions) {
     this.clock = opts.clock ?? (() => Math.floor(Date.now() / 1000))
-    this.relayKeys = new RelayKeys(opts.store, opts.pool, (relay) => {
+    this.relayKeys = new RelayKeys(opts.store, opts.pool, this.urls, (relay) => {
       for (const g of this.index.values()) if (g.key.relay === relay) g.relayKeyChanged()
     })
     this.relays = parseRelays(opts.relays)
@@ -99,7 +101,9 @@ export class GroupsRegistry {
 
   /** The group for a key (a `GroupKey` or its string), if held. */
   group(key: GroupKey | string): Group | undefined {
-    return this.index.get(typeof key === 'string' ? GroupKey.parse(key).toString() : key.toString())
+    if (typeof key !== 'string') return this.index.get(key.toString())
+    // a key string as snapshots spell it is found as is; any other spelling is parsed
+    return this.index.get(key) ?? this.index.get(GroupKey.parse(key).toString())
   }
 
   /** The account's current group list (10009). */
@@ -525,7 +529,7 @@ export class GroupsRegistry {
    * for (const meta of await roost.groups.browse('wss://groups.example.com')) console.log(meta.id, meta.name)
    */
   async browse(relay: string, opts: { limit?: number; timeout?: number } = {}): Promise<GroupMetadata[]> {
-    const url = normalizeRelayUrl(relay)
+    const url = this.urls.normalize(relay)
     let key = await this.relayKeys.resolve(url)
     const events = await this.opts.pool.fetch(
       [url],
