@@ -16,7 +16,9 @@ import { parseRelays, type RelaysOption, type UserRelays } from '../relays'
 import type { Signer } from '../signers'
 import type { EventStore } from '../store'
 import { ForkWatch } from './fork-watch'
-import { Group, type GroupContext } from './group'
+import type { Group } from './group'
+import type { GroupContext } from './group-context'
+import { GroupCore } from './group-core'
 import { GroupListSync } from './group-list-sync'
 import { publishError } from './publish-errors'
 import { RelayKeys } from './relay-keys'
@@ -56,7 +58,8 @@ const MEMBERSHIP = 'roost:groups:membership'
 export class GroupsRegistry {
   /** Resolves once the stored list, relay keys and every group's cached timeline are loaded. */
   readonly ready: Promise<void>
-  private readonly index = new Map<string, Group>()
+  /** Each group's core by key string: the registry drives it, a UI holds its `group`. */
+  private readonly index = new Map<string, GroupCore>()
   private ordered: readonly Group[] = Object.freeze([])
   /** subscription id → group key string */
   private readonly routes = new Map<string, string>()
@@ -101,9 +104,9 @@ export class GroupsRegistry {
 
   /** The group for a key (a `GroupKey` or its string), if held. */
   group(key: GroupKey | string): Group | undefined {
-    if (typeof key !== 'string') return this.index.get(key.toString())
+    if (typeof key !== 'string') return this.index.get(key.toString())?.group
     // a key string as snapshots spell it is found as is; any other spelling is parsed
-    return this.index.get(key) ?? this.index.get(GroupKey.parse(key).toString())
+    return (this.index.get(key) ?? this.index.get(GroupKey.parse(key).toString()))?.group
   }
 
   /** The account's current group list (10009). */
@@ -130,7 +133,7 @@ export class GroupsRegistry {
    */
   readonly parentOf = (ctx: string): string | undefined => {
     for (const g of this.index.values()) {
-      const parent = g.contextParent(ctx)
+      const parent = g.reads.contextParent(ctx)
       if (parent !== undefined) return parent
     }
     return undefined
@@ -144,7 +147,7 @@ export class GroupsRegistry {
   }
 
   private notify(): void {
-    this.ordered = Object.freeze([...this.index.values()])
+    this.ordered = Object.freeze([...this.index.values()].map((core) => core.group))
     for (const l of [...this.listeners]) l()
   }
 
@@ -195,7 +198,7 @@ export class GroupsRegistry {
   }
 
   /** Creates the Group entity and loads its cached state and newest timeline from the store. */
-  private async addGroup(key: GroupKey, opts: { fromStore: boolean; relayKey?: string }): Promise<Group> {
+  private async addGroup(key: GroupKey, opts: { fromStore: boolean; relayKey?: string }): Promise<GroupCore> {
     const existing = this.index.get(key.toString())
     if (existing) return existing
     if (opts.relayKey) this.relayKeys.hint(key.relay, opts.relayKey)
@@ -217,9 +220,9 @@ export class GroupsRegistry {
     return group
   }
 
-  /** The Group entity for a key, indexed (its cached state and timeline come with `fillGroup`). */
-  private createGroup(key: GroupKey): Group {
-    const group = new Group(key, this.groupContext())
+  /** The group for a key, indexed (its cached state and timeline come with `fillGroup`). */
+  private createGroup(key: GroupKey): GroupCore {
+    const group = new GroupCore(key, this.groupContext())
     this.index.set(key.toString(), group)
     return group
   }
@@ -245,7 +248,7 @@ export class GroupsRegistry {
 
   /** Folds a group's cached state and newest page in, and the membership the last session folded. */
   private fillGroup(
-    group: Group,
+    group: GroupCore,
     state: readonly (NostrEvent | undefined)[],
     page: readonly NostrEvent[],
   ): void {
@@ -271,7 +274,7 @@ export class GroupsRegistry {
   }
 
   /** One standing REQ (timeline + state, one id), plus a one-shot membership and state fetch. */
-  private async open(group: Group): Promise<void> {
+  private async open(group: GroupCore): Promise<void> {
     const { pool } = this.opts
     const key = group.key
     const relayKey = await this.relayKeys.resolve(key.relay)
@@ -279,7 +282,7 @@ export class GroupsRegistry {
     const subId = this.routeFor(key)
     this.subs.get(subId)?.close()
     group.resubscribed()
-    const openedAsMember = group.membership.status === 'member'
+    const openedAsMember = group.snapshot().membership.status === 'member'
     const filters = [key.id.timelineFilter(100), ...key.id.stateFilters(relayKey)]
     const sub = pool.subscribe(
       key.relay,
@@ -294,7 +297,12 @@ export class GroupsRegistry {
           // A private group refuses a REQ sent before we were a member. When our join was
           // accepted while that refusal was on its way, ask again, once: the new REQ goes out
           // as a member, so its own refusal (if any) does not loop.
-          if (refused && !openedAsMember && refused.membership.status === 'member' && !this.closed) {
+          if (
+            refused &&
+            !openedAsMember &&
+            refused.snapshot().membership.status === 'member' &&
+            !this.closed
+          ) {
             void this.open(refused).catch(() => {})
           }
         },
@@ -322,7 +330,7 @@ export class GroupsRegistry {
     }
   }
 
-  private routeGroup(subId: string): Group | undefined {
+  private routeGroup(subId: string): GroupCore | undefined {
     const k = this.routes.get(subId)
     return k === undefined ? undefined : this.index.get(k)
   }
@@ -383,13 +391,13 @@ export class GroupsRegistry {
     const answered = !result!.timedOut && result!.failure !== 'unreachable'
     if (result!.ok) group.ingest(request) // the relay's ring holds it: keep the window in step
     if (answered && membership) group.setLocalMembership(membership, now)
-    await this.lists.upsert(key, group.metadata?.name)
+    await this.lists.upsert(key, group.state.metadata?.name)
     if (!answered) throw publishError(result!, this.opts.publishTimeout ?? pool.publishTimeout)
     // A private group refuses the REQ before we are a member: ask again now that we asked to join.
     if (result!.ok || result!.message.startsWith('duplicate:')) {
-      if (group.subscriptionRefused) await this.open(group)
+      if (group.subscription.refused !== undefined) await this.open(group)
     }
-    return group
+    return group.group
   }
 
   /**
@@ -406,7 +414,7 @@ export class GroupsRegistry {
     const group = this.index.get(key.toString())
     if (!group) throw new UnknownGroupError(key.toString())
     const { pool, signer } = this.opts
-    const wasMember = group.membership.status === 'member'
+    const wasMember = group.snapshot().membership.status === 'member'
     const now = this.clock()
     const request = await signer.signEvent(key.id.leaveRequest({ createdAt: now }))
     const [result] = await pool.publish([key.relay], request, { timeout: this.opts.publishTimeout })
@@ -438,7 +446,7 @@ export class GroupsRegistry {
       this.subs.delete(subId)
       this.routes.delete(subId)
     }
-    await group.flush()
+    await group.flushStore()
     group.discard()
     this.index.delete(key.toString())
     this.notify()
@@ -516,7 +524,13 @@ export class GroupsRegistry {
     await this.open(group)
     // The 9002 goes through the group so that it carries fresh `previous` references.
     await group.refreshWindow()
-    await group.editMetadata({ private: false, closed: false, restricted: false, hidden: false, ...metadata })
+    await group.group.admin.editMetadata({
+      private: false,
+      closed: false,
+      restricted: false,
+      hidden: false,
+      ...metadata,
+    })
     return this.join(key.toString())
   }
 
@@ -566,16 +580,22 @@ export class GroupsRegistry {
    * for (const hit of await roost.groups.search('release notes')) console.log(hit.group, hit.event.content)
    */
   search(text: string, opts?: SearchOptions): Promise<SearchHit[]> {
-    return searchGroups({ store: this.opts.store, pool: this.opts.pool }, this.groups(), text, opts)
+    return searchGroups(
+      { store: this.opts.store, pool: this.opts.pool },
+      [...this.index.values()],
+      text,
+      opts,
+    )
   }
 
   /**
-   * Resolves when the list work queued so far (merges of lists from other devices, publishes of
-   * ours) is done. Useful before shutting down, and in tests.
+   * Resolves when the work queued so far is done: merges of lists from other devices, publishes of
+   * ours, and every group's received events written to the store (in 16 ms batches). Useful before
+   * shutting down or reading the store directly, and in tests.
    */
   async idle(): Promise<void> {
     await this.ready
-    await this.lists.idle()
+    await Promise.all([this.lists.idle(), ...[...this.index.values()].map((g) => g.flushStore())])
   }
 
   /** Writes what is pending, closes every subscription. The pool is not closed here. */
