@@ -10,7 +10,7 @@ import {
   type Membership,
 } from '@roost/nip29'
 import type { NostrEvent } from 'nostr-tools/core'
-import { fetchCallToken } from './call'
+import { authClock, fetchCallToken } from './call'
 import type { GroupAdmin } from './group-admin'
 import type { GroupContext } from './group-context'
 import type { GroupState } from './group-state'
@@ -37,14 +37,11 @@ export interface GroupInside extends SearchableGroup {
 }
 
 /**
- * One NIP-29 group on one relay (a `GroupKey`): the object a UI holds. Reading: `snapshot()`, an
- * immutable value that stays the same object until something changes (so
- * `useSyncExternalStore(group.subscribe, group.snapshot)` works), the state getters, `search`,
- * `loadOlder` and the read marks. Writing: messages, reactions, threads, the withdrawal of your own
- * events, and a moderator's acts in the channel (`deleteEvent`, `setPins`). Administering (members,
- * roles, metadata, invites, join requests, deleting the group): `group.admin`. Writes sign with the
- * account's signer, go to the group's relay only, and resolve when the relay says OK (or throw its
- * refusal as a typed error). Groups come from `roost.groups` (`group`, `join`, `create`).
+ * One NIP-29 group on one relay (a `GroupKey`), the object a UI holds; made by `roost.groups`.
+ * Reading: `snapshot()` (the same object until something changes, for `useSyncExternalStore`), the
+ * state getters, `search`, `loadOlder`, the read marks. Writing: messages, reactions, threads, your
+ * own withdrawals, a moderator's `deleteEvent` and `setPins`. Administering: `group.admin`. A write
+ * goes to the group's relay and resolves on its OK, or throws its refusal as a typed error.
  *
  * @example
  * const group = roost.groups.group("wss://groups.example.com'general")!
@@ -55,20 +52,15 @@ export interface GroupInside extends SearchableGroup {
  */
 export class Group {
   readonly key: GroupKey
-  /**
-   * The immutable view of everything a UI shows; the same object until something changes. Its
-   * `messages` and `threads` are built when first read, as of the moment it was taken.
-   */
+  /** Everything a UI shows, immutable; its `messages` and `threads` are built when first read. */
   readonly snapshot: () => GroupSnapshot
   /**
    * Listens to `incoming` (each new event from the relay or our own send, not the store), `updated`
-   * (coalesced), `refused` (the relay ended our subscription, with its text) and `eose`. Returns
-   * the unsubscribe function.
+   * (coalesced), `refused` (the relay ended our subscription: its text) and `eose`; returns the stop.
    */
   readonly subscribe: (listener: (e: GroupEvent) => void) => () => void
   readonly #in: GroupInside
-  /** created_at of the last call authorization (NIP-98), so the next one is a new event. */
-  #callAuthAt = 0
+  #callClock: (() => number) | undefined
 
   /** @internal Groups are made by the registry: `roost.groups.join(…)`, `.group(key)`, `.create(…)`. */
   constructor(inside: GroupInside) {
@@ -240,11 +232,7 @@ export class Group {
    */
   callToken(opts: { fetch?: typeof globalThis.fetch } = {}): Promise<LiveKitToken> {
     const { ctx } = this.#in
-    // A NIP-98 authorization is used once: two calls within one second would sign the same event.
-    const clock = () => {
-      this.#callAuthAt = Math.max(ctx.clock(), this.#callAuthAt + 1)
-      return this.#callAuthAt
-    }
-    return fetchCallToken({ key: this.key, signer: ctx.signer, clock, ...opts })
+    this.#callClock ??= authClock(ctx.clock)
+    return fetchCallToken({ key: this.key, signer: ctx.signer, clock: this.#callClock, ...opts })
   }
 }
