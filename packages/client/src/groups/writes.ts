@@ -22,7 +22,8 @@ type Target = Message | NostrEvent | string
 
 /** What `sendMessage` takes besides the text. */
 export interface SendOptions {
-  replyTo?: Target | readonly Target[]
+  /** The messages this one replies to or quotes (rows, events or ids). */
+  replyTo?: Message | NostrEvent | string | readonly (Message | NostrEvent | string)[]
   /** People to `p`-tag besides those the content mentions with `nostr:npub…` (always tagged). */
   mentions?: readonly string[]
   /** Attached files, one NIP-92 `imeta` tag each (see `uploadBlob`). */
