@@ -1,4 +1,7 @@
-/** What the timeline order reads of an event. */
+/**
+ * What the timeline order reads of an event (any `NostrEvent` has it).
+ * @example const e: TimelineOrdered = { created_at: 1700000000, id: event.id }
+ */
 export interface TimelineOrdered {
   readonly created_at: number
   readonly id: string

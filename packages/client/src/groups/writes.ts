@@ -20,7 +20,10 @@ export interface WritesContext {
 
 type Target = Message | NostrEvent | string
 
-/** What `sendMessage` takes besides the text. */
+/**
+ * What `sendMessage` takes besides the text.
+ * @example await group.sendMessage('see above', { replyTo: parent, mentions: [bob] })
+ */
 export interface SendOptions {
   /** The messages this one replies to or quotes (rows, events or ids). */
   replyTo?: Message | NostrEvent | string | readonly (Message | NostrEvent | string)[]
