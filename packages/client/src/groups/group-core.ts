@@ -242,15 +242,6 @@ export class GroupCore implements GroupInside, SnapshotSource, WritersContext {
     this.changed()
   }
 
-  /** Rebuilds the `previous` window from the relay's newest 50 events of the group (folded in too). */
-  async refreshWindow(): Promise<void> {
-    this.rows.fold() // the stored page goes in before the window is replaced, as it did at start
-    const events = await this.ctx.pool.fetch([this.key.relay], [this.key.id.timelineFilter(50)])
-    const mine = events.filter((e) => e.tags.find((t) => t[0] === 'h')?.[1] === this.key.id.value)
-    this.ingestMany(events)
-    this.rows.window.replace(mine)
-  }
-
   // ── the standing subscription and the lifecycle ────────────────────────────────────────────
 
   /** The relay sent EOSE for the standing subscription. */

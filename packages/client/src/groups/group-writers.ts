@@ -4,7 +4,7 @@ import { GroupAdmin } from './group-admin'
 import type { GroupContext } from './group-context'
 import type { GroupRequests } from './group-requests'
 import type { GroupState } from './group-state'
-import { GroupPublisher } from './publisher'
+import { GroupPublisher, type PublisherContext } from './publisher'
 import type { Timeline } from './timeline'
 import type { CanSend, GroupSnapshot } from './types'
 import { GroupWrites } from './writes'
@@ -15,14 +15,15 @@ export interface WritersContext {
   readonly ctx: GroupContext
   readonly state: GroupState
   readonly requests: GroupRequests
-  /** The `previous` window, its stored page folded in when read. */
-  readonly window: { previousTag(me: string): string[] | undefined }
+  /** The `previous` window, its stored page folded in when read or replaced. */
+  readonly window: PublisherContext['window']
   snapshot(): GroupSnapshot
   folded(): Timeline
   canSend(kind: number): CanSend
   /** Folds our own accepted event in. */
   ingestOwn(event: NostrEvent): void
-  refreshWindow(): Promise<void>
+  /** Folds in fetched events of the group. */
+  ingestMany(events: readonly NostrEvent[]): void
 }
 
 /**
@@ -53,7 +54,7 @@ export class GroupWriters {
       publishTimeout: ctx.publishTimeout,
       window: this.group.window,
       ingest: (event) => this.group.ingestOwn(event),
-      refreshWindow: () => this.group.refreshWindow(),
+      ingestMany: (events) => this.group.ingestMany(events),
     })
     return this.publisherPart
   }

@@ -108,7 +108,7 @@ export async function createGroup(
   ctx.index.notify()
   await ctx.index.open(group)
   // The 9002 goes through the group so that it carries fresh `previous` references.
-  await group.refreshWindow()
+  await group.writers.publisher.refreshWindow()
   await group.group.admin.editMetadata({
     private: false,
     closed: false,

@@ -11,12 +11,15 @@ export interface PublisherContext {
   readonly signer: Signer
   readonly me: string
   readonly publishTimeout?: number
-  /** The group's `previous` window (decision 4), as of now. */
-  readonly window: { previousTag(me: string): string[] | undefined }
+  /** The group's `previous` window (decision 4), its stored page folded in when read or replaced. */
+  readonly window: {
+    previousTag(me: string): string[] | undefined
+    replace(newestFirst: readonly NostrEvent[]): void
+  }
   /** Folds our own accepted event in, so it shows at once. */
   ingest(event: NostrEvent): void
-  /** Rebuilds the `previous` window from the relay. */
-  refreshWindow(): Promise<void>
+  /** Folds in what a fetch of the group's newest events brought. */
+  ingestMany(events: readonly NostrEvent[]): void
 }
 
 /**
@@ -46,12 +49,21 @@ export class GroupPublisher {
     let attempt = await this.publishOnce(build(window.previousTag(me)))
     if (!attempt.result.ok && !attempt.result.timedOut && isPreviousRejection(attempt.result.message)) {
       const named = [...attempt.result.message.matchAll(/'([0-9a-f]{1,64})'/g)].map((m) => m[1]!)
-      await this.ctx.refreshWindow()
+      await this.refreshWindow()
       const fresh = window.previousTag(me)?.filter((v) => !named.includes(v))
       attempt = await this.publishOnce(build(fresh && fresh.length > 1 ? fresh : undefined))
     }
     if (!attempt.result.ok) throw publishError(attempt.result, this.timeout)
     this.ctx.ingest(attempt.event)
     return attempt.event
+  }
+
+  /** Rebuilds the `previous` window from the relay's newest 50 events of the group (folded in too). */
+  async refreshWindow(): Promise<void> {
+    const { key, pool } = this.ctx
+    const events = await pool.fetch([key.relay], [key.id.timelineFilter(50)])
+    const mine = events.filter((e) => e.tags.find((t) => t[0] === 'h')?.[1] === key.id.value)
+    this.ctx.ingestMany(events)
+    this.ctx.window.replace(mine)
   }
 }

@@ -98,6 +98,12 @@ export class TimelineFold {
     }
   }
 
+  /** Replaces the `previous` window with the relay's newest page, the stored page folded in first. */
+  replace(newestFirst: readonly NostrEvent[]): void {
+    this.fold()
+    this.window.replace(newestFirst)
+  }
+
   /** The `previous` tag of a message sent now. */
   previousTag(me: string): string[] | undefined {
     this.fold()
