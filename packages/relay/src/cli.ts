@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { parseArgs } from 'node:util'
+import { RelayError } from './errors'
 import { isRelayProfile, type RelayProfile } from './index'
 import { LIMITS, type RelayLimits } from './limits'
 import type { RelayOptions } from './options'
@@ -214,7 +215,16 @@ export async function main(argv: string[]): Promise<void> {
     mkdirSync(dirname(options.db), { recursive: true })
   if (parsed.verbose) options.log = (line) => process.stderr.write(`${new Date().toISOString()} ${line}\n`)
   const { startRelay } = await import('./relay')
-  const relay = await startRelay(options)
+  let relay: Awaited<ReturnType<typeof startRelay>>
+  try {
+    relay = await startRelay(options)
+  } catch (err) {
+    // A bad option or a missing optional package: one line naming it, not a stack trace.
+    if (!(err instanceof RelayError)) throw err
+    process.stderr.write(`roost-relay: ${err.message}\n`)
+    process.exitCode = 1
+    return
+  }
   const out = [
     `roost-relay listening on ${relay.url} (profile ${options.profile ?? 'roost'})`,
     `  relay key (self): ${relay.pubkey}`,

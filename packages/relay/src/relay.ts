@@ -10,6 +10,7 @@ import { handleHttp } from './http'
 import { liveKitHttp, refreshAvFlags } from './livekit/av'
 import type { HttpHandler } from './livekit/token-endpoint'
 import { checkMaxUpload, relayMedia } from './media/relay-media'
+import { loadOptional } from './optional'
 import type { RelayOptions } from './options'
 
 /** How often connections are pinged, seconds; one missed pong closes them. */
@@ -26,6 +27,9 @@ const HEARTBEAT_S = 30
  */
 export async function startRelay(opts: RelayOptions = {}): Promise<RelayHandle> {
   checkMaxUpload(opts.maxUpload)
+  // An optional peer: refused before anything starts when LiveKit is configured and it is missing.
+  if (opts.livekit)
+    await loadOptional('livekit-server-sdk', 'LiveKit (--livekit-url)', () => import('livekit-server-sdk'))
   const engine = await Engine.open(opts)
   const media = relayMedia(engine)
   // Extra HTTP endpoints (LiveKit is built once the relay knows its public URL); a request they
@@ -61,7 +65,7 @@ export async function startRelay(opts: RelayOptions = {}): Promise<RelayHandle> 
   const port = (server.address() as AddressInfo).port
   const urlHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host
   engine.url = `ws://${urlHost}:${port}`
-  if (opts.livekit) livekit = liveKitHttp(engine, opts.livekit)
+  if (opts.livekit) livekit = await liveKitHttp(engine, opts.livekit)
   let demo: DemoInfo | undefined
   if (opts.demo) demo = await seedDemo(engine)
   await refreshAvFlags(engine)
