@@ -247,6 +247,7 @@ export class Connection implements Peer {
     if (!this.relayTagMatches(tag('relay'))) return 'invalid: relay tag does not name this relay'
     if (Math.abs(event.created_at - this.ctx.now()) > this.ctx.limits.authWindow)
       return 'invalid: auth event expired'
+    if (this.ctx.bans.isBanned(event.pubkey)) return 'blocked: you are banned from this relay'
     return undefined
   }
 

@@ -24,6 +24,7 @@ export function handleHttp(engine: Engine, req: IncomingMessage, res: ServerResp
           engine.ctx.lateWindow,
           engine.ctx.limits,
           engine.opts.maxUpload,
+          { info: engine.bans.info, nip86: engine.admins.size > 0 },
         ),
       ),
     )

@@ -10,6 +10,7 @@ import { handleHttp } from './http'
 import { liveKitHttp, refreshAvFlags } from './livekit/av'
 import type { HttpHandler } from './livekit/token-endpoint'
 import { checkMaxUpload, relayMedia } from './media/relay-media'
+import { operatorHttp } from './operator-http'
 import { loadOptional } from './optional'
 import type { RelayOptions } from './options'
 
@@ -32,18 +33,19 @@ export async function startRelay(opts: RelayOptions = {}): Promise<RelayHandle> 
     await loadOptional('livekit-server-sdk', 'LiveKit (--livekit-url)', () => import('livekit-server-sdk'))
   const engine = await Engine.open(opts)
   const media = relayMedia(engine)
+  let closing: Promise<void> | undefined
+  const operator = operatorHttp(engine, () => closing !== undefined)
   // Extra HTTP endpoints (LiveKit is built once the relay knows its public URL); a request they
   // leave goes on to the next, then to NIP-11 and the static files.
   let livekit: HttpHandler | undefined
   const server: Server = createServer((req, res) => {
-    media.handler(req, res).then(
-      async (handled) => {
-        if (handled) return
-        if (livekit && (await livekit(req, res))) return
-        handleHttp(engine, req, res)
-      },
-      () => res.destroy(),
-    )
+    const next = async () => {
+      if (await operator(req, res)) return
+      if (await media.handler(req, res)) return
+      if (livekit && (await livekit(req, res))) return
+      handleHttp(engine, req, res)
+    }
+    next().catch(() => res.destroy())
   })
   const wss = new WebSocketServer({ server, maxPayload: engine.ctx.limits.maxMessageLength * 4 })
   wss.on('connection', (ws, req) => engine.attach(ws, req))
@@ -71,7 +73,6 @@ export async function startRelay(opts: RelayOptions = {}): Promise<RelayHandle> 
   await refreshAvFlags(engine)
   const heartbeat = setInterval(() => engine.heartbeat(), (opts.heartbeat ?? HEARTBEAT_S) * 1000)
   heartbeat.unref()
-  let closing: Promise<void> | undefined
   const handle: RelayHandle = {
     url: engine.url,
     pubkey: engine.pubkey,

@@ -25,6 +25,7 @@ export async function liveKitHttp(engine: Engine, config: LiveKitConfig): Promis
     clock: () => engine.now(),
     verify: (event) => engine.ctx.verify(event),
     isMember: async (groupId, pubkey) => {
+      if (engine.bans.isBanned(pubkey)) return false
       const g = await engine.group(groupId)
       return !!g && !g.deleted && g.livekit && isMember(g, pubkey)
     },

@@ -46,7 +46,7 @@ export function relayMedia(engine: Engine): RelayMedia {
   const handler = createBlossomHandler({
     dir,
     maxBytes,
-    isMember: (pubkey) => isMemberAnywhere(engine, pubkey),
+    isMember: (pubkey) => !engine.bans.isBanned(pubkey) && isMemberAnywhere(engine, pubkey),
     clock: () => engine.now(),
     verify: engine.ctx.verify,
     ...(publicUrl === undefined ? {} : { publicUrl }),

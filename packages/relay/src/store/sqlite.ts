@@ -2,7 +2,16 @@ import type { Filter, NostrEvent } from 'nostr-tools'
 import type { GroupRecord } from '../groups/record'
 import { Checkpointer } from './checkpointer'
 import { EventDatabase } from './database'
-import type { EventStore, InsertResult, RingEntry, StoredRow, StoreTransaction } from './store'
+import { SqliteLists } from './lists-sqlite'
+import type {
+  EventStore,
+  InsertResult,
+  ListEntry,
+  ListName,
+  RingEntry,
+  StoredRow,
+  StoreTransaction,
+} from './store'
 
 /**
  * Under concurrent load (the last batch held at least {@link BUSY_UNITS} units and committed less
@@ -65,6 +74,8 @@ interface WaitingRead {
 export class SqliteStore implements EventStore {
   /** The SQL underneath (exposed for benchmarks and tools that read the file directly). */
   readonly db: EventDatabase
+  /** @internal the operator's lists. */
+  readonly operatorLists: SqliteLists
   /** Committed group records. */
   private readonly records = new Map<string, GroupRecord>()
   /** Cached `previous` windows, newest first, kept current by inserts and cleared by deletions. */
@@ -93,6 +104,7 @@ export class SqliteStore implements EventStore {
 
   constructor(path: string, relayKey: () => string) {
     this.db = new EventDatabase(path, relayKey)
+    this.operatorLists = new SqliteLists(this.db.sql)
     this.tx = {
       begin: this.db.sql.prepare('BEGIN IMMEDIATE'),
       commit: this.db.sql.prepare('COMMIT'),
@@ -317,6 +329,12 @@ export class SqliteStore implements EventStore {
   onRemote(): void {
     // One process owns the file: there are no other writers to hear from.
   }
+  lists(): Promise<ListEntry[]> {
+    return this.read(() => this.operatorLists.all())
+  }
+  onListsChanged(): void {
+    // One process owns the file: only this process changes the lists.
+  }
   async close(): Promise<void> {
     await this.idle()
     await this.checkpoints?.close()
@@ -418,5 +436,11 @@ class SqliteTransaction implements StoreTransaction {
   async dropGroup(id: string): Promise<void> {
     this.db.dropGroup(id)
     this.overlay.set(id, null)
+  }
+  async putListed(list: ListName, value: string, note: string): Promise<void> {
+    this.store.operatorLists.put(list, value, note, Math.floor(Date.now() / 1000))
+  }
+  async dropListed(list: ListName, value: string): Promise<boolean> {
+    return this.store.operatorLists.drop(list, value)
   }
 }
