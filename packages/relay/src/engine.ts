@@ -12,6 +12,7 @@ import type { GroupRecord } from './groups/record'
 import { Intake, type IntakeOutcome } from './intake'
 import { keptKey, secretKeyBytes } from './keys'
 import { checkLiveKitConfig } from './livekit/config'
+import { Metrics } from './metrics'
 import type { RelayOptions } from './options'
 import { PROFILES } from './profiles'
 import { QuerySide } from './query'
@@ -40,6 +41,8 @@ export class Engine {
   private readonly perIp = new Map<string, number>()
   /** Each connection's client address. */
   private readonly ips = new Map<Connection, string>()
+  /** Counters for `/metrics`. */
+  readonly metrics = new Metrics()
   readonly query: QuerySide
   readonly intake: Intake
   /** The relay's public URL (AUTH `relay` tags name it). */
@@ -227,7 +230,15 @@ export class Engine {
     try {
       // Live subscribers hear of it at its commit, before any later read can see it; the OK keeps
       // the sender's order.
-      pending = (await this.intake.start(conn, event, admission, (o) => this.broadcast(o.accepted))).outcome
+      const started = await this.intake.start(conn, event, admission, (o) => this.broadcast(o.accepted))
+      pending = started.outcome
+      const queued = performance.now()
+      pending.then(
+        (o) => {
+          if (o.accepted.length > 0) this.metrics.commit((performance.now() - queued) / 1000)
+        },
+        () => {},
+      )
     } catch (err) {
       pending = Promise.reject(err)
     }
@@ -264,6 +275,7 @@ export class Engine {
     if (reply.type === 'notice') conn.send(['NOTICE', reply.message])
     else if (reply.type === 'ok') {
       const message = reply.ok ? reply.message : prefixed(reply.message)
+      this.metrics.event(reply.ok, message)
       conn.send(['OK', event.id, reply.ok, message])
       if (!reply.ok && reply.message.startsWith('auth-required:')) conn.requestAuth()
     }

@@ -91,4 +91,6 @@ export interface RelayOptions {
    * The header is ignored from anyone else.
    */
   trustedProxies?: string[]
+  /** Serves Prometheus metrics at `/metrics` to requests with `Authorization: Bearer <token>`; off without it. */
+  metricsToken?: string
 }
