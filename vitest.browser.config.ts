@@ -2,6 +2,7 @@ import { playwright } from '@vitest/browser-playwright'
 import { defaultServerConditions } from 'vite'
 import { defineConfig } from 'vitest/config'
 import { SOURCE_CONDITION, sourceResolve } from './source-conditions.ts'
+import { faultProxyCommands } from './test/support/fault-proxy-commands.ts'
 
 /** Tests that need a real browser (IndexedDB and other DOM APIs), in Debian's headless Chromium. */
 export default defineConfig({
@@ -39,6 +40,8 @@ export default defineConfig({
     globalSetup: ['packages/client/test/browser-relays.setup.ts'],
     browser: {
       enabled: true,
+      // The fault proxy runs in Node; pages drive it through these (test/support/fault-proxy-commands.ts).
+      commands: faultProxyCommands,
       headless: true,
       provider: playwright({
         launchOptions: {

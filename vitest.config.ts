@@ -14,11 +14,19 @@ const sqliteOnly = ['ingest-sqlite-faults', 'sqlite-checkpoints'].map(
 /** Tests of several relay processes on one database: PostgreSQL only. */
 const clusterTests = 'packages/relay/test/cluster*.test.ts'
 
+/**
+ * Test files run this many at a time (`ROOST_TEST_WORKERS`). Vitest's default is one less than the
+ * cores, so one file at a time on a 2-core machine, while most relay tests wait on sockets,
+ * PostgreSQL and timers: two at a time keep both cores busy.
+ */
+const WORKERS = Math.max(1, Math.floor(Number(process.env.ROOST_TEST_WORKERS)) || 2)
+
 export default defineConfig({
   ...sourceResolve,
   // Global setups run in Node (the PostgreSQL template's migration): `@roost/*` resolve to sources too.
   environments: { __vitest__: { resolve: { conditions: [SOURCE_CONDITION, ...defaultServerConditions] } } },
   test: {
+    maxWorkers: WORKERS,
     exclude: ['**/node_modules/**', '**/*.browser.test.ts'],
     testTimeout: 20_000,
     hookTimeout: 20_000,

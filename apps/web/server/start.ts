@@ -1,7 +1,8 @@
 /**
  * `npm start`: builds the client if needed, starts the relay on 127.0.0.1:7777 with its
- * database under `.roost/` (demo groups on first run), serves the client from the same port,
- * and prints the URL and the demo invite code. `PORT` and `ROOST_DATA` override.
+ * database under `.roost/` (demo groups on first run), serves the client from the same port and
+ * Blossom from the next one (an origin of its own: uploads never share the client's origin), and
+ * prints the URLs and the demo invite code. `PORT` and `ROOST_DATA` override.
  */
 import { existsSync, mkdirSync } from 'node:fs'
 import { join, resolve } from 'node:path'
@@ -31,6 +32,8 @@ const livekit =
     : undefined
 const relay = await startRelay({
   port,
+  // Uploads are served from this port: never the client's, so no upload can run as the app.
+  ...(port !== 0 && port < 65535 && { mediaPort: port + 1 }),
   host: '127.0.0.1',
   db,
   staticDir: distDir,
@@ -44,6 +47,7 @@ if (livekit && !relay.state('standup'))
 const httpUrl = relay.url.replace(/^ws/, 'http')
 console.log(`\nRoost is running: ${httpUrl}`)
 console.log(`  relay     ${relay.url}  (key ${relay.pubkey.slice(0, 12)}…)`)
+console.log(`  media     ${relay.mediaUrl}  (uploads: members someone let in, e.g. with the design invite)`)
 console.log(`  data      ${db}${firstRun ? '  (new: demo groups created)' : ''}`)
 if (relay.demo) {
   console.log(`  groups    ${relay.demo.groups.map((g) => `${relay.url}'${g}`).join('  ')}`)

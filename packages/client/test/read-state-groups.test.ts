@@ -77,7 +77,7 @@ describe('read state across devices through groups', () => {
     expect(source.frontier('x')).toBe(5)
   })
 
-  it('reading a group on one device clears its unread count on the other within the debounce plus one round trip', async () => {
+  it('reading a group on one device clears its unread count on the other once the debounce elapses there', async () => {
     const relay = await h.relay()
     const id = await relay.createGroup({ name: 'Read me' })
     const bob = h.roost()
@@ -98,9 +98,8 @@ describe('read state across devices through groups', () => {
     expect(gp.unread()).toBe(0)
     expect(gl.unread()).toBe(3)
     phone.fake.advance(5_000) // the debounce elapses on the phone
-    const started = Date.now()
-    await until(gl, (s) => s.unread === 0, 3_000)
-    expect(Date.now() - started).toBeLessThan(3_000)
+    // The laptop's clock never moves: its count clears on the phone's publish alone.
+    await until(gl, (s) => s.unread === 0)
     expect(laptop.sync.effective(gl.key.toString())).toBe(phone.sync.effective(gp.key.toString()))
   })
 

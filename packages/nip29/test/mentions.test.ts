@@ -130,12 +130,12 @@ describe('parseContent', () => {
     ])
   })
 
-  it('stays fast on hostile input', () => {
+  // Inputs that make a backtracking pattern take exponential time: a parser that backtracks on
+  // them never ends, and the test fails at its deadline. Its speed is not asserted here.
+  it('ends on hostile input, and its raw parts rebuild it', () => {
     const huge = `${'nostr:npub1'.repeat(20_000)}${'q'.repeat(100_000)} ${'https://'.repeat(10_000)} https://a.example/${')'.repeat(8000)} https://b${'.'.repeat(200_000)}`
-    const started = performance.now()
     const segments = parseContent(huge)
     expect(segments.map((s) => s.raw).join('')).toBe(huge)
-    expect(performance.now() - started).toBeLessThan(5_000)
   })
 
   it('property: never throws, and the raw parts rebuild the content', () => {

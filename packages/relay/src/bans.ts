@@ -117,6 +117,20 @@ export class Bans {
   }
 }
 
+/**
+ * An upload gate (`true`, or the reason to refuse) that refuses a banned key before asking `gate`.
+ *
+ * @example
+ * mayUpload: refuseBanned(engine.bans, uploadGate(engine, 'invited'))
+ */
+export function refuseBanned(
+  bans: Bans,
+  gate: (pubkey: string) => Promise<true | string>,
+): (pubkey: string) => Promise<true | string> {
+  return (pubkey) =>
+    bans.isBanned(pubkey) ? Promise.resolve('blocked: you are banned from this relay') : gate(pubkey)
+}
+
 /** An address as the lists keep it: `::ffff:10.0.0.1` is `10.0.0.1`, IPv6 lower-cased. */
 export function plainIp(ip: string): string {
   const v4 = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(ip)

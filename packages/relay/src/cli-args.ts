@@ -1,11 +1,13 @@
 // `roost-relay`'s command line: its usage text and the pure parse into `startRelay` options.
-import { isIP } from 'node:net'
 import { parseArgs } from 'node:util'
+import { operatorFlags } from './cli-operator-flags'
 import { LIMITS, type RelayLimits } from './limits'
 import type { LogFormat } from './log'
+import { checkMediaUrl } from './media/media-origin'
+import { parseUploadPolicy } from './media/upload-policy'
+import { DEFAULT_UPLOAD_QUOTA, type UploadQuota } from './media/upload-quota'
 import type { RelayOptions, RelayProfile } from './options'
 import { isRelayProfile } from './profiles'
-import { operatorKey } from './settle-options'
 
 export const USAGE = `Usage: roost-relay [options]
        roost-relay admin [--url <relay-url>] <method> [params...]   (NIP-86; see admin --help)
@@ -43,10 +45,20 @@ Options:
                        LiveKit's webhooks on /.well-known/nip29/livekit-webhook for 39004
   --livekit-key <key>  its API key (or LIVEKIT_API_KEY)
   --livekit-secret <s> its API secret (or LIVEKIT_API_SECRET, which keeps it out of ps)
-  --max-upload <bytes> largest Blossom upload (default 20971520). Blossom (PUT /upload,
-                       GET /<sha256>) is served on the same port, uploads by group members only
+  --max-upload <bytes> largest Blossom upload (default 20971520)
+  --media-port <n>     the port Blossom (PUT /upload, GET /<sha256>) listens on: an origin of
+                       its own, never the web client's (default --port + 1; 0 picks a free one)
+  --media-url <url>    the public origin of that port, e.g. https://media.example (behind a
+                       proxy; default: the --url host, or the listen address, on --media-port)
   --blob-dir <dir>     where uploads are kept (default: blobs/ beside the SQLite file; a
                        temporary directory for :memory: and PostgreSQL)
+  --upload-policy <p>  who may upload: invited (default: members someone else let into a
+                       group, by an add or an invite code), members (of any group: weak, one
+                       9007 makes anyone a member), groups:<id,…>, keys:<pubkey,…>, anyone, none
+  --max-uploads-per-key-per-day <n>        uploads one key may make a day (default ${DEFAULT_UPLOAD_QUOTA.uploadsPerKeyPerDay}; 0: no cap)
+  --max-upload-bytes-per-key-per-day <n>   bytes one key may upload a day (default ${DEFAULT_UPLOAD_QUOTA.bytesPerKeyPerDay})
+  --max-uploads-per-day <n>                uploads from everyone a day (default ${DEFAULT_UPLOAD_QUOTA.uploadsPerDay})
+  --max-upload-bytes-per-day <n>           bytes from everyone a day (default ${DEFAULT_UPLOAD_QUOTA.bytesPerDay})
   --admin <pubkey>     an operator key (hex or npub; repeatable): may call the NIP-86
                        management API and is beyond its bans
   --trusted-proxy <ip> a load balancer in front (repeatable): for its connections the client
@@ -73,6 +85,14 @@ const LIMIT_FLAGS = {
   'max-future-seconds': 'maxFutureSeconds',
 } as const satisfies Record<string, keyof RelayLimits>
 
+/** CLI flags that set one of the daily upload quotas. */
+const QUOTA_FLAGS = {
+  'max-uploads-per-key-per-day': 'uploadsPerKeyPerDay',
+  'max-upload-bytes-per-key-per-day': 'bytesPerKeyPerDay',
+  'max-uploads-per-day': 'uploadsPerDay',
+  'max-upload-bytes-per-day': 'bytesPerDay',
+} as const satisfies Record<string, keyof UploadQuota>
+
 /** The result of parsing the command line: options for startRelay, or help/an error to print. */
 export type CliParse =
   | { ok: true; options: RelayOptions; verbose: boolean; logFormat?: LogFormat }
@@ -96,6 +116,7 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
         'rate-limit': { type: 'string' },
         workers: { type: 'string' },
         ...Object.fromEntries(Object.keys(LIMIT_FLAGS).map((k) => [k, { type: 'string' as const }])),
+        ...Object.fromEntries(Object.keys(QUOTA_FLAGS).map((k) => [k, { type: 'string' as const }])),
         db: { type: 'string' },
         'secret-key': { type: 'string' },
         profile: { type: 'string' },
@@ -108,6 +129,9 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
         'livekit-secret': { type: 'string' },
         'max-upload': { type: 'string' },
         'blob-dir': { type: 'string' },
+        'media-port': { type: 'string' },
+        'media-url': { type: 'string' },
+        'upload-policy': { type: 'string' },
         admin: { type: 'string', multiple: true },
         'trusted-proxy': { type: 'string', multiple: true },
         'metrics-token': { type: 'string' },
@@ -161,6 +185,26 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
     options.maxUpload = n
   }
   if (typeof values['blob-dir'] === 'string') options.blobDir = values['blob-dir']
+  if (values['media-port'] !== undefined) {
+    const n = int('media-port', values['media-port'], 65535)
+    if (typeof n === 'string') return { ok: false, help: false, error: n }
+    options.mediaPort = n
+  }
+  if (typeof values['upload-policy'] === 'string') {
+    try {
+      options.uploadPolicy = parseUploadPolicy(values['upload-policy'])
+    } catch (err) {
+      return { ok: false, help: false, error: `--upload-policy: ${(err as Error).message}` }
+    }
+  }
+  if (typeof values['media-url'] === 'string') {
+    try {
+      checkMediaUrl(values['media-url'])
+    } catch (err) {
+      return { ok: false, help: false, error: `--media-url: ${(err as Error).message}` }
+    }
+    options.mediaUrl = values['media-url']
+  }
   if (Array.isArray(values.url)) {
     for (const u of values.url) {
       if (!/^wss?:\/\/[^\s/]+/.test(u))
@@ -194,6 +238,14 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
     limits[key] = n
   }
   if (Object.keys(limits).length > 0) options.limits = limits
+  const quota: Partial<UploadQuota> = {}
+  for (const [flag, key] of Object.entries(QUOTA_FLAGS)) {
+    if (values[flag] === undefined) continue
+    const n = int(flag, values[flag])
+    if (typeof n === 'string') return { ok: false, help: false, error: n }
+    quota[key] = n
+  }
+  if (Object.keys(quota).length > 0) options.uploadQuota = quota
   const lkUrl = values['livekit-url']
   const lkKey = values['livekit-key'] ?? env.LIVEKIT_API_KEY
   const lkSecret = values['livekit-secret'] ?? env.LIVEKIT_API_SECRET
@@ -220,32 +272,4 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
     verbose: !!values.verbose,
     ...(extra.logFormat && { logFormat: extra.logFormat }),
   }
-}
-
-/** The operator flags: `--admin`, `--trusted-proxy`, `--metrics-token`, `--log-format`. */
-function operatorFlags(
-  values: Record<string, string | boolean | string[] | undefined>,
-  env: Record<string, string | undefined>,
-): { options: RelayOptions; logFormat?: LogFormat } | string {
-  const options: RelayOptions = {}
-  if (Array.isArray(values.admin)) {
-    const bad = values.admin.find((a) => !operatorKey(a))
-    if (bad !== undefined) return `--admin '${bad}' must be a public key (64 hex characters or npub1…)`
-    options.admins = values.admin
-  }
-  if (Array.isArray(values['trusted-proxy'])) {
-    const bad = values['trusted-proxy'].find((p) => isIP(p) === 0)
-    if (bad !== undefined) return `--trusted-proxy '${bad}' must be an IP address`
-    options.trustedProxies = values['trusted-proxy']
-  }
-  const token = values['metrics-token'] ?? env.ROOST_METRICS_TOKEN
-  if (typeof token === 'string') {
-    if (!/^[\x21-\x7e]{16,}$/.test(token))
-      return '--metrics-token must be at least 16 printable characters without spaces'
-    options.metricsToken = token
-  }
-  const format = values['log-format']
-  if (format !== undefined && format !== 'text' && format !== 'json')
-    return `--log-format must be text or json, not '${format}'`
-  return format === undefined ? { options } : { options, logFormat: format }
 }

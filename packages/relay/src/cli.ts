@@ -51,6 +51,9 @@ export async function main(argv: string[]): Promise<void> {
   if (options.livekit) out.push(`  LiveKit (AV):     ${options.livekit.url}`)
   if (options.staticDir)
     out.push(`  web:              ${relay.url.replace('ws://', 'http://')}/ (from ${options.staticDir})`)
+  out.push(`  media (Blossom):  ${relay.mediaUrl}`)
+  if (options.urls && !options.mediaUrl)
+    out.push('  (behind a proxy, give --media-url: the media port needs a public origin of its own)')
   if (relay.demo) {
     out.push(`  demo groups:      ${relay.demo.groups.join(', ')}`)
     out.push(`  design invite:    ${relay.demo.invite}`)

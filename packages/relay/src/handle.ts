@@ -35,6 +35,11 @@ export interface CreateGroupOptions {
 export interface RelayHandle {
   /** `ws://127.0.0.1:PORT` */
   url: string
+  /**
+   * The origin Blossom serves uploads from, never the relay's own: `http://127.0.0.1:MEDIA_PORT`,
+   * or `mediaUrl` when configured.
+   */
+  mediaUrl: string
   /** The key that signs 39000–39005 and relay-made 9000/9001 (NIP-11 `self`). */
   pubkey: string
   /** NIP-11 `pubkey`: the same key, or a separate owner key in the pyramid and zooid profiles. */

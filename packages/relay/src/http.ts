@@ -1,13 +1,22 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Engine } from './engine'
+import { DEFAULT_MAX_BLOB_BYTES } from './media/blossom-server'
+import { DEFAULT_UPLOAD_POLICY, uploadPolicyName } from './media/upload-policy'
+import { settleUploadQuota } from './media/upload-quota'
 import { relayInfo } from './nip11'
-import { safetyHeaders, serveStatic } from './static'
+import { contentSecurityPolicy, safetyHeaders, serveStatic } from './static'
 
 /**
  * Plain HTTP on the relay's port: NIP-11 for `Accept: application/nostr+json`, CORS preflight, the
- * static directory when one is set, and a one-line hint otherwise.
+ * static directory when one is set (its CSP admits `mediaOrigin` for images and media), and a
+ * one-line hint otherwise.
  */
-export function handleHttp(engine: Engine, req: IncomingMessage, res: ServerResponse): void {
+export function handleHttp(
+  engine: Engine,
+  req: IncomingMessage,
+  res: ServerResponse,
+  mediaOrigin?: (req: IncomingMessage) => string,
+): void {
   const accept = req.headers.accept ?? ''
   if (req.method === 'OPTIONS') {
     res.writeHead(204, { ...safetyHeaders('text/plain; charset=utf-8'), ...cors() })
@@ -23,7 +32,12 @@ export function handleHttp(engine: Engine, req: IncomingMessage, res: ServerResp
           { relay: engine.pubkey, owner: engine.ownerPubkey },
           engine.ctx.lateWindow,
           engine.ctx.limits,
-          engine.opts.maxUpload,
+          {
+            ...(mediaOrigin && { url: mediaOrigin(req) }),
+            maxUpload: engine.opts.maxUpload ?? DEFAULT_MAX_BLOB_BYTES,
+            uploads: uploadPolicyName(engine.opts.uploadPolicy ?? DEFAULT_UPLOAD_POLICY),
+            quota: settleUploadQuota(engine.opts.uploadQuota),
+          },
           { info: engine.bans.info, nip86: engine.admins.size > 0 },
         ),
       ),
@@ -37,7 +51,8 @@ export function handleHttp(engine: Engine, req: IncomingMessage, res: ServerResp
     return
   }
   if (engine.opts.staticDir) {
-    serveStatic(engine.opts.staticDir, req, res).catch(() => {
+    const csp = contentSecurityPolicy(mediaOrigin?.(req))
+    serveStatic(engine.opts.staticDir, req, res, csp).catch(() => {
       if (!res.headersSent) res.writeHead(500, safetyHeaders('text/plain; charset=utf-8'))
       res.end()
     })

@@ -1,7 +1,20 @@
 import type { RelayInfoOverrides } from './bans'
 import { LIMITS, type RelayLimits } from './limits'
 import { DEFAULT_MAX_BLOB_BYTES } from './media/blossom-server'
+import type { UploadQuota } from './media/upload-quota'
 import type { ProfilePolicy } from './profiles'
+
+/** What NIP-11 says of the relay's Blossom (under `roost.blossom`, and caps in `limitation`). */
+export interface MediaInfo {
+  /** The media origin uploads go to and blobs are served from. */
+  url?: string
+  /** Largest upload, bytes. */
+  maxUpload: number
+  /** Who may upload (the `--upload-policy`, as named there). */
+  uploads: string
+  /** The daily upload quotas in force (0: no cap). */
+  quota?: UploadQuota
+}
 
 /**
  * The NIP-11 document. `self` is the key that signs 39000–39005; `pubkey` is the same key unless the
@@ -17,7 +30,7 @@ export function relayInfo(
   keys: { relay: string; owner: string },
   lateWindow?: number,
   limits: RelayLimits = LIMITS,
-  maxUpload: number = DEFAULT_MAX_BLOB_BYTES,
+  media: MediaInfo = { maxUpload: DEFAULT_MAX_BLOB_BYTES, uploads: 'invited' },
   operator: { info?: RelayInfoOverrides; nip86?: boolean } = {},
 ): Record<string, unknown> {
   const info = operator.info ?? {}
@@ -54,9 +67,23 @@ export function relayInfo(
       max_connections: limits.maxConnections,
       max_connections_per_ip: limits.maxConnectionsPerIp,
       max_buffered_bytes: limits.maxBufferedBytes,
+      // Blossom's daily upload quotas (UTC days; 0: no cap).
+      ...(media.quota && {
+        max_uploads_per_key_per_day: media.quota.uploadsPerKeyPerDay,
+        max_upload_bytes_per_key_per_day: media.quota.bytesPerKeyPerDay,
+        max_uploads_per_day: media.quota.uploadsPerDay,
+        max_upload_bytes_per_day: media.quota.bytesPerDay,
+      }),
     },
     ...(policy.subgroups && { nip29: { subgroups: true } }),
-    // Blossom (BUD-01/02) on the same port: PUT /upload, GET /<sha256>; uploads by group members only.
-    roost: { profile: policy.name, blossom: { max_upload: maxUpload, uploads: 'group-members' } },
+    // Blossom (BUD-01/02) on an origin of its own, `url`: PUT /upload, GET /<sha256>.
+    roost: {
+      profile: policy.name,
+      blossom: {
+        ...(media.url !== undefined && { url: media.url }),
+        max_upload: media.maxUpload,
+        uploads: media.uploads,
+      },
+    },
   }
 }

@@ -10,7 +10,7 @@ export type HttpHandler = (req: IncomingMessage, res: ServerResponse) => Promise
 /**
  * What the relay's port answers for its operators, ahead of everything else: `GET /healthz`,
  * `GET /metrics` (behind `metricsToken`), a `403` for blocked addresses (after those two, so a load
- * balancer's checks still pass), and NIP-86 calls. It also counts uploads for the metrics.
+ * balancer's checks still pass), and NIP-86 calls.
  *
  * @example
  * const ops = operatorHttp(engine, () => closing)
@@ -45,12 +45,31 @@ export function operatorHttp(engine: Engine, closing: () => boolean): HttpHandle
       return true
     }
     if (engine.bans.ipBlocked(engine.clientIp(req))) {
-      res.writeHead(403, { 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close' })
-      res.end('blocked: your address is blocked\n')
+      refuseBlocked(res)
       return true
     }
-    if (path === '/upload' && req.method === 'PUT')
-      res.on('finish', () => engine.metrics.upload(res.statusCode))
     return nip86(req, res)
   }
+}
+
+/**
+ * At the entry of the media port (Blossom): refuses a blocked address and counts uploads for the
+ * metrics. True when it answered.
+ *
+ * @example
+ * createServer((req, res) => { if (mediaGuard(engine, req, res)) return; blossom(req, res) })
+ */
+export function mediaGuard(engine: Engine, req: IncomingMessage, res: ServerResponse): boolean {
+  if (engine.bans.ipBlocked(engine.clientIp(req))) {
+    refuseBlocked(res)
+    return true
+  }
+  if (req.method === 'PUT' && (req.url ?? '').split('?')[0] === '/upload')
+    res.on('finish', () => engine.metrics.upload(res.statusCode))
+  return false
+}
+
+function refuseBlocked(res: ServerResponse): void {
+  res.writeHead(403, { 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close' })
+  res.end('blocked: your address is blocked\n')
 }

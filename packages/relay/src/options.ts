@@ -1,6 +1,8 @@
 import type { NostrEvent } from 'nostr-tools'
 import type { RelayLimits } from './limits'
 import type { LiveKitConfig } from './livekit/config'
+import type { UploadPolicy } from './media/upload-policy'
+import type { UploadQuota } from './media/upload-quota'
 
 /**
  * The relay families whose NIP-29 behaviour this relay can reproduce (see `profiles.ts`).
@@ -67,11 +69,35 @@ export interface RelayOptions {
   livekit?: LiveKitConfig
   /**
    * Largest Blossom upload in bytes (20 MiB by default). Blossom (`PUT /upload`, `GET /<sha256>`)
-   * is served on the relay's port; only members of a group on this relay may upload.
+   * is served on a port of its own ({@link RelayOptions.mediaPort}), never on the relay's: a blob
+   * is anyone's upload and must not share an origin with a web client served by the relay.
    */
   maxUpload?: number
+  /**
+   * The port Blossom listens on (same `host`). By default the relay's port + 1 when that is fixed
+   * (a free one if it is taken), a free port when the relay's is 0.
+   */
+  mediaPort?: number
+  /**
+   * The public base URL of the Blossom origin, as browsers reach it (`https://media.example`):
+   * descriptor URLs, NIP-11 and the web client's CSP name it. Behind a proxy, route that host to
+   * {@link RelayOptions.mediaPort}. By default the relay's public host (or the request's) on the media port.
+   */
+  mediaUrl?: string
   /** Where uploaded blobs are kept: `blobs/` beside a SQLite file by default, a temporary directory for `:memory:`. */
   blobDir?: string
+  /**
+   * Who may upload to Blossom. `'invited'` by default: members someone else let into a group
+   * (an admin's add, an invite code someone else made, the operator's `createGroup`); creating a
+   * group or joining an open one is not enough. See {@link UploadPolicy} for the others.
+   */
+  uploadPolicy?: UploadPolicy
+  /**
+   * Daily upload quotas (UTC days), per key and for everyone together: uploads and bytes. Past one,
+   * `PUT /upload` gets 429 with the reason and `Retry-After`. 0 turns a cap off; kept in memory,
+   * per process. Defaults: 100 uploads and 200 MiB per key, 2,000 uploads and 2 GiB in total.
+   */
+  uploadQuota?: Partial<UploadQuota>
   /**
    * Worker threads that check EVENT signatures (nostr-wasm): one per core by default; 0 checks on
    * the main thread. With a custom `verifyEvent`, checks run on the main thread through it.

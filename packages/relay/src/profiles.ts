@@ -123,6 +123,8 @@ export interface ProfileMessages {
   alreadyMember: string
   notAMemberLeave: string
   closedNoCode: string
+  /** A join to a closed group naming a code that is not outstanding (wrong, or already used). */
+  badCode: string
   previousNotFound(value: string): string
   privateAuth: string
   privateRestricted: string
@@ -139,6 +141,8 @@ const fiatjaf: ProfileMessages = {
   alreadyMember: 'duplicate: already a member',
   notAMemberLeave: 'duplicate: not a member of this group',
   closedNoCode: 'restricted: group is closed, you need an invite code',
+  // pyramid and croissant answer a wrong code as a missing one.
+  badCode: 'restricted: group is closed, you need an invite code',
   previousNotFound: (v) => `blocked: previous id '${v}' wasn't found in this group`,
   privateAuth: "auth-required: you're trying to access a private group",
   privateRestricted: "restricted: you're trying to access a group of which you're not a member",
@@ -203,6 +207,8 @@ const roost: ProfilePolicy = {
   name: 'roost',
   previous: { check: true, firstTagOnly: false, minimum: 0 },
   gateDTag: false,
+  // A wrong or spent code is said to be one, so the user asks for a new code instead of for one.
+  messages: { ...fiatjaf, badCode: 'restricted: invalid or already used invite code' },
 }
 
 const pyramid: ProfilePolicy = {

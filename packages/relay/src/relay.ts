@@ -4,12 +4,16 @@ import { WebSocketServer } from 'ws'
 import { createGroup, createInvite } from './admin'
 import { seedDemo } from './demo'
 import { Engine } from './engine'
+import { RelayOptionError } from './errors'
 import { snapshot } from './groups/record'
 import type { DemoInfo, RelayHandle } from './handle'
 import { handleHttp } from './http'
 import { liveKitHttp, refreshAvFlags } from './livekit/av'
 import type { HttpHandler } from './livekit/token-endpoint'
-import { checkMaxUpload, relayMedia } from './media/relay-media'
+import { checkMediaUrl } from './media/media-origin'
+import { checkMaxUpload, startRelayMedia } from './media/relay-media'
+import { checkUploadPolicy } from './media/upload-policy'
+import { settleUploadQuota } from './media/upload-quota'
 import { operatorHttp } from './operator-http'
 import { loadOptional } from './optional'
 import type { RelayOptions } from './options'
@@ -28,11 +32,24 @@ const HEARTBEAT_S = 30
  */
 export async function startRelay(opts: RelayOptions = {}): Promise<RelayHandle> {
   checkMaxUpload(opts.maxUpload)
+  checkMediaUrl(opts.mediaUrl)
+  checkMediaPort(opts.mediaPort)
+  if (opts.uploadPolicy !== undefined) checkUploadPolicy(opts.uploadPolicy)
+  settleUploadQuota(opts.uploadQuota)
   // An optional peer: refused before anything starts when LiveKit is configured and it is missing.
   if (opts.livekit)
     await loadOptional('livekit-server-sdk', 'LiveKit (--livekit-url)', () => import('livekit-server-sdk'))
   const engine = await Engine.open(opts)
-  const media = relayMedia(engine)
+  const host = opts.host ?? '127.0.0.1'
+  const urlHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host
+  // Blossom gets an origin of its own: uploads are anyone's bytes and must never be this page's.
+  let media: Awaited<ReturnType<typeof startRelayMedia>>
+  try {
+    media = await startRelayMedia(engine, host, urlHost)
+  } catch (err) {
+    await engine.close()
+    throw err
+  }
   let closing: Promise<void> | undefined
   const operator = operatorHttp(engine, () => closing !== undefined)
   // Extra HTTP endpoints (LiveKit is built once the relay knows its public URL); a request they
@@ -41,16 +58,15 @@ export async function startRelay(opts: RelayOptions = {}): Promise<RelayHandle> 
   const server: Server = createServer((req, res) => {
     const next = async () => {
       if (await operator(req, res)) return
-      if (await media.handler(req, res)) return
+      if (await media.onRelayPort(req, res)) return
       if (livekit && (await livekit(req, res))) return
-      handleHttp(engine, req, res)
+      handleHttp(engine, req, res, media.origin)
     }
     next().catch(() => res.destroy())
   })
   const wss = new WebSocketServer({ server, maxPayload: engine.ctx.limits.maxMessageLength * 4 })
   wss.on('connection', (ws, req) => engine.attach(ws, req))
   wss.on('error', () => {})
-  const host = opts.host ?? '127.0.0.1'
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject)
@@ -60,12 +76,11 @@ export async function startRelay(opts: RelayOptions = {}): Promise<RelayHandle> 
       })
     })
   } catch (err) {
-    media.dispose()
+    await media.close()
     await engine.close()
     throw err
   }
   const port = (server.address() as AddressInfo).port
-  const urlHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host
   engine.url = `ws://${urlHost}:${port}`
   if (opts.livekit) livekit = await liveKitHttp(engine, opts.livekit)
   let demo: DemoInfo | undefined
@@ -75,6 +90,7 @@ export async function startRelay(opts: RelayOptions = {}): Promise<RelayHandle> 
   heartbeat.unref()
   const handle: RelayHandle = {
     url: engine.url,
+    mediaUrl: media.url,
     pubkey: engine.pubkey,
     ownerPubkey: engine.ownerPubkey,
     state: (id) => {
@@ -89,8 +105,10 @@ export async function startRelay(opts: RelayOptions = {}): Promise<RelayHandle> 
         for (const c of engine.connections) c.ws.terminate()
         wss.close(() => {
           server.close(() => {
-            media.dispose()
-            engine.close().then(resolve, resolve)
+            media
+              .close()
+              .then(() => engine.close())
+              .then(resolve, resolve)
           })
           server.closeAllConnections()
         })
@@ -100,4 +118,10 @@ export async function startRelay(opts: RelayOptions = {}): Promise<RelayHandle> 
     ...(demo && { demo }),
   }
   return handle
+}
+
+/** Throws {@link RelayOptionError} unless `mediaPort` is absent or a port number (0: a free one). */
+function checkMediaPort(port: number | undefined): void {
+  if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535))
+    throw new RelayOptionError('mediaPort must be an integer from 0 to 65535')
 }

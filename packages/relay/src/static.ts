@@ -3,28 +3,45 @@ import { realpath, stat } from 'node:fs/promises'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { extname, join, normalize, sep } from 'node:path'
 
+/** A CSP source list entry: an http(s) origin and nothing that could end the directive. */
+const ORIGIN = /^https?:\/\/[a-z0-9.[\]:-]+$/i
+
 /**
  * The Content-Security-Policy sent with every static response: same-origin scripts (plus WebAssembly
- * for nostr-wasm), WebSocket connections to any relay, NIP-11 fetches to any relay (http(s) of its
- * ws(s) URL: a `ws://` relay the user added serves its document over plain http), images and media
- * from https.
+ * for nostr-wasm), WebSocket connections to any relay, NIP-11 fetches and uploads to any server
+ * (http(s): a `ws://` relay the user added serves its document over plain http), images and media
+ * from https and from the relay's media origin, which is named for images and media only: uploads
+ * are served there, from an origin of their own, so none can run as this page's script or worker.
  *
  * @example
- * res.headers.get('content-security-policy') === CONTENT_SECURITY_POLICY
+ * contentSecurityPolicy('http://127.0.0.1:7778') // "…; img-src 'self' data: blob: https: http://127.0.0.1:7778; …"
  */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self' 'wasm-unsafe-eval'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob: https:",
-  "media-src 'self' blob: https:",
-  "connect-src 'self' ws: wss: http: https:",
-  "font-src 'self' data:",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ')
+export function contentSecurityPolicy(mediaOrigin?: string): string {
+  const media = mediaOrigin !== undefined && ORIGIN.test(mediaOrigin) ? ` ${mediaOrigin}` : ''
+  return [
+    "default-src 'self'",
+    "script-src 'self' 'wasm-unsafe-eval'",
+    "style-src 'self' 'unsafe-inline'",
+    `img-src 'self' data: blob: https:${media}`,
+    `media-src 'self' blob: https:${media}`,
+    "connect-src 'self' ws: wss: http: https:",
+    "font-src 'self' data:",
+    "object-src 'none'",
+    "worker-src 'self'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ')
+}
+
+/**
+ * {@link contentSecurityPolicy} without a media origin: what the relay sends when it is not told
+ * where its media is (the relay itself always adds its own).
+ *
+ * @example
+ * res.headers.get('content-security-policy')?.startsWith(CONTENT_SECURITY_POLICY.slice(0, 20))
+ */
+export const CONTENT_SECURITY_POLICY = contentSecurityPolicy()
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -62,8 +79,8 @@ export function safetyHeaders(type: string): Record<string, string> {
   }
 }
 
-function headers(type: string, extra?: Record<string, string>): Record<string, string> {
-  return { ...safetyHeaders(type), 'Content-Security-Policy': CONTENT_SECURITY_POLICY, ...extra }
+function headers(type: string, csp: string, extra?: Record<string, string>): Record<string, string> {
+  return { ...safetyHeaders(type), 'Content-Security-Policy': csp, ...extra }
 }
 
 /**
@@ -88,17 +105,25 @@ export function resolveStaticPath(root: string, urlPath: string): string | undef
   return full
 }
 
-/** Serves `root` (GET and HEAD): files as they are, index.html for unknown paths without an extension. */
-export async function serveStatic(root: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+/**
+ * Serves `root` (GET and HEAD): files as they are, index.html for unknown paths without an
+ * extension, each with the `csp` given (default {@link CONTENT_SECURITY_POLICY}).
+ */
+export async function serveStatic(
+  root: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+  csp: string = CONTENT_SECURITY_POLICY,
+): Promise<void> {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
-    res.writeHead(405, headers('text/plain; charset=utf-8', { Allow: 'GET, HEAD' }))
+    res.writeHead(405, headers('text/plain; charset=utf-8', csp, { Allow: 'GET, HEAD' }))
     res.end('method not allowed\n')
     return
   }
   const realRoot = await realpath(root)
   const target = resolveStaticPath(realRoot, req.url ?? '/')
   if (!target) {
-    res.writeHead(400, headers('text/plain; charset=utf-8'))
+    res.writeHead(400, headers('text/plain; charset=utf-8', csp))
     res.end('bad path\n')
     return
   }
@@ -108,13 +133,13 @@ export async function serveStatic(root: string, req: IncomingMessage, res: Serve
     if (extname(last) === '') file = await fileAt(realRoot, join(realRoot, 'index.html'))
   }
   if (!file) {
-    res.writeHead(404, headers('text/plain; charset=utf-8'))
+    res.writeHead(404, headers('text/plain; charset=utf-8', csp))
     res.end('not found\n')
     return
   }
   const type = TYPES[extname(file.path).toLowerCase()] ?? 'application/octet-stream'
   const cache = file.path.endsWith('index.html') ? 'no-cache' : 'public, max-age=3600'
-  res.writeHead(200, headers(type, { 'Content-Length': String(file.size), 'Cache-Control': cache }))
+  res.writeHead(200, headers(type, csp, { 'Content-Length': String(file.size), 'Cache-Control': cache }))
   if (req.method === 'HEAD') {
     res.end()
     return

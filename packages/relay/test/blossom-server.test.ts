@@ -33,7 +33,7 @@ async function blossom(over: Partial<Parameters<typeof createBlossomHandler>[0]>
   const base = await serve(
     createBlossomHandler({
       dir,
-      isMember: async (pk) => members.has(pk),
+      mayUpload: async (pk) => members.has(pk) || 'uploads are for members of a group on this relay',
       clock: () => NOW,
       maxBytes: 1024,
       ...over,
@@ -212,7 +212,11 @@ describe('Blossom server: GET /list/<pubkey> (BUD-02)', () => {
     let now = NOW
     const dir = mkdtempSync(join(tmpdir(), 'roost-blossom-'))
     const base = await serve(
-      createBlossomHandler({ dir, isMember: async (pk) => members.has(pk), clock: () => now }),
+      createBlossomHandler({
+        dir,
+        mayUpload: async (pk) => members.has(pk) || 'uploads are for members of a group on this relay',
+        clock: () => now,
+      }),
     )
     const other = Buffer.from('second file')
     await (await put(base, PNG, { authorization: auth(member), 'content-type': 'image/png' })).text()

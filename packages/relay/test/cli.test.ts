@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { parseCli } from '../src/cli'
 import { formatLog } from '../src/log'
 import { connect, fetch, h, publish, user } from './helpers'
+import { putBlob, uploadAuth } from './media-helpers'
 
 const BIN = fileURLToPath(new URL('../bin/roost-relay.mjs', import.meta.url))
 
@@ -225,10 +226,24 @@ describe('roost-relay CLI', () => {
     const p = run(['--port', '0', '--db', ':memory:', '--demo', '--verbose'])
     const [, url] = await p.waitFor(/listening on (ws:\/\/\S+)/)
     const [, code] = await p.waitFor(/design invite:\s+(\S+)/)
+    const [, media] = await p.waitFor(/media \(Blossom\):\s+(http:\/\/\S+)/)
+    expect(media).not.toBe(url!.replace('ws://', 'http://'))
     const c = await connect(url!)
     const listing = await fetch(c, [{ kinds: [39000] }])
     expect(listing.events.map((e) => e.tags[0]![1]).sort()).toEqual(['design', 'general', 'private'])
-    expect((await publish(c, user().sign({ kind: 9021, tags: h('design', ['code', code!]) }))).ok).toBe(true)
+    // With the default upload policy, a key that joined design with the invite code may upload;
+    // one that joined the open general group, or made a group of its own, may not.
+    const guest = user()
+    expect((await publish(c, guest.sign({ kind: 9021, tags: h('design', ['code', code!]) }))).ok).toBe(true)
+    const joiner = user()
+    expect((await publish(c, joiner.sign({ kind: 9021, tags: h('general') }))).ok).toBe(true)
+    const founder = user()
+    expect((await publish(c, founder.sign({ kind: 9007, tags: h('mine') }))).ok).toBe(true)
+    const upload = async (who: typeof guest) => {
+      const body = Buffer.from(`from ${who.pk}`)
+      return (await putBlob(media!, body, { authorization: uploadAuth(who, body) })).status
+    }
+    expect([await upload(guest), await upload(joiner), await upload(founder)]).toEqual([200, 403, 403])
     c.close()
     p.child.kill('SIGTERM')
     expect(await p.exit).toBe(0)

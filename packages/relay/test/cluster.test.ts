@@ -129,7 +129,7 @@ describe('a cluster of relay processes on one PostgreSQL database', { timeout: 1
         ),
       )
       expect(results.filter((r) => r.ok)).toHaveLength(1)
-      expect(results.find((r) => !r.ok)?.message).toBe('restricted: group is closed, you need an invite code')
+      expect(results.find((r) => !r.ok)?.message).toBe('restricted: invalid or already used invite code')
       admitted.push(pair[results.findIndex((r) => r.ok)]!.pk)
     }
     for (const r of [a!, b!]) expect(members(await state(r, 'club'))).toEqual([admin.pk, ...admitted].sort())

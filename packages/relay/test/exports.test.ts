@@ -8,6 +8,7 @@ it('pins the public exports of @roost/relay', () => {
     'PROFILES',
     'RelayError',
     'RelayOptionError',
+    'contentSecurityPolicy',
     'isRelayProfile',
     'startRelay',
   ])

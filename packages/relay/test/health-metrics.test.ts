@@ -77,7 +77,7 @@ describe('/metrics', () => {
       expiration: Math.floor(Date.now() / 1000) + 60,
     })
     const put = (who: typeof alice) =>
-      fetch(`${httpOf(r)}/upload`, {
+      fetch(`${r.mediaUrl}/upload`, {
         method: 'PUT',
         body: new Uint8Array(png),
         headers: { authorization: encodeAuthHeader(finalizeEvent(t, who.sk)), 'content-type': 'image/png' },

@@ -157,6 +157,21 @@ describe('B. event intake (strict profile)', () => {
     const { r, c, u } = await setup()
     const g = await r.createGroup({ closed: true })
     await r.createInvite(g, 'right')
+    expect(await publish(c, u().sign({ kind: 9021, tags: h(g) }))).toEqual({
+      ok: false,
+      message: 'restricted: group is closed, you need an invite code',
+    })
+    // A code that is not (or no longer) outstanding is named as such, not as a missing one.
+    expect(await publish(c, u().sign({ kind: 9021, tags: h(g, ['code', 'wrong']) }))).toEqual({
+      ok: false,
+      message: 'restricted: invalid or already used invite code',
+    })
+  })
+
+  it('rule 11c: strict keeps the fiatjaf text for a wrong code, as pyramid answers it', async () => {
+    const { r, c, u } = await setup({ profile: 'strict' })
+    const g = await r.createGroup({ closed: true })
+    await r.createInvite(g, 'right')
     for (const tags of [h(g), h(g, ['code', 'wrong'])]) {
       expect(await publish(c, u().sign({ kind: 9021, tags }))).toEqual({
         ok: false,
@@ -203,7 +218,7 @@ describe('B. event intake (strict profile)', () => {
     expect(r.state(g)?.invites).toEqual([])
     expect(await publish(c, u().sign({ kind: 9021, tags: h(g, ['code', code]) }))).toEqual({
       ok: false,
-      message: 'restricted: group is closed, you need an invite code',
+      message: 'restricted: invalid or already used invite code',
     })
   })
 

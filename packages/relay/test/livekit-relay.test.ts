@@ -209,6 +209,23 @@ describe('NIP-29 audio/video on the relay (LiveKit configured)', () => {
     expect(unsigned.status).toBe(401)
   })
 
+  it('publishes no 39004 for a group without the livekit flag, even from a signed webhook', async () => {
+    const { r, u, http } = await setup()
+    const m = u()
+    const plain = await r.createGroup({ name: 'Plain', members: [m.pk] })
+    const call = await r.createGroup({ name: 'Call', livekit: true, members: [m.pk] })
+    const c = await connect(r.url, m)
+    const sub = live(c, [{ kinds: [39004], '#d': [plain, call], authors: [r.pubkey] }])
+    await sub.ready
+    // A room named like the plain group (LiveKit rooms are anyone's to name with a valid key).
+    expect(await webhook(http, 'participant_joined', plain, m.pk)).toBe(200)
+    // Then one for the group with calls on: its 39004 arrives, and nothing came before it.
+    expect(await webhook(http, 'participant_joined', call, m.pk)).toBe(200)
+    const first = await sub.next()
+    expect(first.tags[0]).toEqual(['d', call])
+    expect((await reqUntilEose(c, [{ kinds: [39004], '#d': [plain] }])).events).toEqual([])
+  })
+
   it('refuses 39004 from anyone but the relay', async () => {
     const { r, u } = await setup()
     const m = u()

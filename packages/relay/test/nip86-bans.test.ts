@@ -79,7 +79,7 @@ describe('a banned key is refused everywhere', () => {
         sha256: createHash('sha256').update(png).digest('hex'),
         expiration: Math.floor(Date.now() / 1000) + 300,
       })
-      return fetch(`${httpOf(r)}/upload`, {
+      return fetch(`${r.mediaUrl}/upload`, {
         method: 'PUT',
         body: new Uint8Array(png),
         headers: { authorization: encodeAuthHeader(finalizeEvent(t, bad.sk)), 'content-type': 'image/png' },
@@ -93,7 +93,9 @@ describe('a banned key is refused everywhere', () => {
     expect((await upload()).status).toBe(200)
     expect((await token()).status).toBe(200)
     await ok('banpubkey', [bad.pk])
-    expect((await upload()).status).toBe(403)
+    const refused = await upload()
+    expect(refused.status).toBe(403)
+    expect(refused.headers.get('x-reason')).toBe('blocked: you are banned from this relay')
     expect((await token()).status).toBe(403)
     await ok('unbanpubkey', [bad.pk])
     expect((await upload()).status).toBe(200)

@@ -6,9 +6,11 @@
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import Database from 'better-sqlite3'
 import type { NostrEvent } from 'nostr-tools'
 import { getEventHash } from 'nostr-tools/pure'
 import { afterEach, describe, expect, it } from 'vitest'
+import { Checkpointer } from '../src/store/checkpointer'
 import { SqliteStore } from '../src/store/sqlite'
 
 const dirs: string[] = []
@@ -48,5 +50,28 @@ describe('SQLite WAL checkpoints', () => {
     expect(await again.query({ kinds: [9] }, N + 1)).toHaveLength(N)
     expect((await again.query({ search: 'note 2999' }, 10)).map((r) => r.id)).toContain(message(2999).id)
     await again.close()
+  })
+
+  it('keep the WAL small under a writer whose loop never yields to the event loop', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'roost-wal-'))
+    dirs.push(dir)
+    const path = join(dir, 'burst.db')
+    const db = new Database(path)
+    db.pragma('journal_mode = WAL')
+    db.pragma('synchronous = NORMAL')
+    db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, body BLOB)')
+    const checkpoints = new Checkpointer(db, path)
+    const insert = db.prepare('INSERT INTO t (body) VALUES (?)')
+    const body = Buffer.alloc(20_000, 7) // 5 pages of 4 KiB and more per COMMIT
+    // 4,000 COMMITs in one synchronous loop (a burst the relay's own loop could meet): no
+    // timer, message or promise callback runs until it ends. Without checkpoints: over 80 MB.
+    for (let i = 0; i < 4_000; i++) {
+      insert.run(body)
+      checkpoints.committed()
+    }
+    expect(statSync(`${path}-wal`).size).toBeLessThan(48 * 1024 * 1024)
+    await checkpoints.close()
+    db.close()
+    expect(existsSync(`${path}-wal`)).toBe(false)
   })
 })

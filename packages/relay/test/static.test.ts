@@ -3,7 +3,7 @@ import { request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { CONTENT_SECURITY_POLICY } from '../src/index'
+import { contentSecurityPolicy } from '../src/index'
 import { resolveStaticPath } from '../src/static'
 import { connect, fetch, relay } from './helpers'
 
@@ -42,7 +42,7 @@ describe('staticDir', () => {
     const index = await get(r.url, '/')
     expect(index.status).toBe(200)
     expect(index.body).toContain('<title>Roost</title>')
-    expect(index.headers['content-security-policy']).toBe(CONTENT_SECURITY_POLICY)
+    expect(index.headers['content-security-policy']).toBe(contentSecurityPolicy(r.mediaUrl))
     expect(index.headers['x-content-type-options']).toBe('nosniff')
     const js = await get(r.url, '/assets/app.js')
     expect(js.headers['content-type']).toMatch(/^text\/javascript/)
@@ -56,7 +56,7 @@ describe('staticDir', () => {
     const route = await get(r.url, '/g/general?x=1')
     expect(route.status).toBe(200)
     expect(route.body).toContain('<title>Roost</title>')
-    expect(route.headers['content-security-policy']).toBe(CONTENT_SECURITY_POLICY)
+    expect(route.headers['content-security-policy']).toBe(contentSecurityPolicy(r.mediaUrl))
     expect((await get(r.url, '/missing.js')).status).toBe(404)
   })
 

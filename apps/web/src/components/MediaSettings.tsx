@@ -6,8 +6,8 @@ import type { Answer } from '../model/types'
 import { AnswerNotice } from './Dialog'
 
 /**
- * Media settings: the Blossom server uploads go to (default: each group's relay, which serves
- * Blossom on its own port), and whether images from other hosts load without a click.
+ * Media settings: the Blossom server uploads go to (default: each group's relay's, on the media
+ * origin its NIP-11 names), and whether images from other hosts load without a click.
  */
 export function MediaSettings() {
   const app = useApp()
@@ -15,7 +15,8 @@ export function MediaSettings() {
   const [server, setServer] = useState(snap.settings.blossomServer ?? '')
   const [answer, setAnswer] = useState<Answer>()
   const ids = { server: useId(), all: useId() }
-  const fallback = snap.relays[0] ? blossomServerFor(snap.relays[0]) : 'the group’s relay'
+  const first = snap.relays[0]
+  const fallback = first ? (snap.mediaServers[first] ?? blossomServerFor(first)) : 'the group’s relay'
 
   function save(e: FormEvent) {
     e.preventDefault()

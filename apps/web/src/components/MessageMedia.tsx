@@ -161,7 +161,11 @@ export function MessageMedia(props: { message: MessageItem; tabIndex?: number })
     () => [...snap.relays, ...snap.groups.map((g) => g.relay)],
     [snap.relays, snap.groups],
   )
-  const trusted = useMemo(() => trustedOrigins(blossomServer, relays), [blossomServer, relays])
+  const media = snap.mediaServers
+  const trusted = useMemo(
+    () => trustedOrigins(blossomServer, relays, Object.values(media)),
+    [blossomServer, relays, media],
+  )
   const files = mediaOf(props.message)
   if (files.length === 0) return null
   return (

@@ -25,6 +25,11 @@ export interface AppSnapshot {
   /** Whether the user has a NIP-65 relay list (kind 10002) on these relays ('unknown' until asked). */
   relayList: 'unknown' | 'none' | 'published'
   settings: Settings
+  /**
+   * Where each relay serves Blossom (from its NIP-11), by relay URL: uploads go there and its
+   * images load without a click. A Roost relay serves media from an origin of its own.
+   */
+  mediaServers: Readonly<Record<string, string>>
   /** NIP-42 state per relay ('none' | 'challenged' | 'authenticating' | 'authenticated' | 'failed'). */
   auth: Record<string, string>
   /** Browser online flag and sockets to the groups' relays: drives the offline banner. */
@@ -141,8 +146,9 @@ export interface AppApi {
   ): Promise<JoinAnswer>
   setProfile(profile: Profile): Promise<Answer>
   /**
-   * Uploads a file to the user's Blossom server (Settings), else to `relay`'s own; images get
-   * their size and a blurhash. Throws `UploadError` with the server's reason.
+   * Uploads a file to the user's Blossom server (Settings), else to the one `relay` names in its
+   * NIP-11 (its own origin otherwise); images get their size and a blurhash. Throws `UploadError`
+   * with the server's reason.
    */
   upload(file: File, relay: string, onProgress?: (sent: number, total: number) => void): Promise<ImetaFields>
   setSettings(settings: Partial<Settings>): void

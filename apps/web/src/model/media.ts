@@ -2,7 +2,7 @@
  * Uploads from the browser: images are measured (`dim`) and get a BlurHash from a downscaled
  * canvas before the file goes to Blossom through `@roost/client`'s `uploadBlob`.
  */
-import { type Signer, uploadBlob } from '@roost/client'
+import { blossomServerFor, type RelayInfo, type Signer, uploadBlob } from '@roost/client'
 import type { ImetaFields } from '@roost/nip29'
 import { encode } from 'blurhash'
 
@@ -53,4 +53,57 @@ export async function uploadFile(
     extra,
     ...(onProgress ? { onProgress } : {}),
   })
+}
+
+/**
+ * Where each relay serves its Blossom: a Roost relay names an origin of its own in NIP-11
+ * (`roost.blossom.url`), away from the page's, so uploads go there and its images load without a
+ * click. Learned once per relay; a relay that could not be asked is asked again next time.
+ *
+ * @example
+ * const media = new MediaServers((r) => fetchRelayInfo(r, fetch, 5000), render)
+ * media.learn(['ws://127.0.0.1:7777']) // later: media.known() → { 'ws://127.0.0.1:7777': 'http://127.0.0.1:7778' }
+ */
+export class MediaServers {
+  private readonly found = new Map<string, string>()
+  private readonly asking = new Map<string, Promise<string>>()
+  private view: Record<string, string> = {}
+
+  constructor(
+    private readonly info: (relay: string) => Promise<RelayInfo | undefined>,
+    private readonly onChange: () => void,
+  ) {}
+
+  /** The media origins learned so far, by relay URL (a stable object until one is added). */
+  known(): Readonly<Record<string, string>> {
+    return this.view
+  }
+
+  /** Asks the relays not asked yet (or whose answer failed) where their media is. */
+  learn(relays: Iterable<string>): void {
+    for (const relay of relays) void this.serverFor(relay).catch(() => undefined)
+  }
+
+  /** The Blossom server of `relay`: the origin its NIP-11 names, else its own HTTP origin. */
+  serverFor(relay: string): Promise<string> {
+    const known = this.found.get(relay)
+    if (known !== undefined) return Promise.resolve(known)
+    let asking = this.asking.get(relay)
+    if (!asking) {
+      asking = this.info(relay)
+        .catch(() => undefined)
+        .then((info) => {
+          this.asking.delete(relay)
+          const server = blossomServerFor(relay, info)
+          if (info !== undefined) {
+            this.found.set(relay, server)
+            this.view = { ...this.view, [relay]: server }
+            this.onChange()
+          }
+          return server
+        })
+      this.asking.set(relay, asking)
+    }
+    return asking
+  }
 }

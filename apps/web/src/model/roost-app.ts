@@ -4,9 +4,9 @@
  * snapshots (stable objects until something changes, for `useSyncExternalStore`).
  */
 import {
-  blossomServerFor,
   createRoost,
   type EventStore,
+  fetchRelayInfo,
   type Group,
   IndexedDbEventStore,
   MemoryEventStore,
@@ -32,7 +32,7 @@ import { ConnectionWatch, OFFLINE_MESSAGE } from './connection'
 import { DraftBook } from './drafts'
 import { watchForks } from './forks'
 import { GroupAdapter, toAnswer } from './group-adapter'
-import { uploadFile } from './media'
+import { MediaServers, uploadFile } from './media'
 import { loadNotifyLevels, notifies, saveNotifyLevels, titleCount } from './notify-levels'
 import { ProfileBook } from './profiles'
 import { PublicMetadata } from './public-metadata'
@@ -74,6 +74,11 @@ class RoostApp implements AppApi {
   private readonly listeners = new Set<() => void>()
   private readonly adapters = new Map<Group, GroupAdapter>()
   private readonly unsubs: Array<() => void> = []
+  /** Each relay's Blossom origin (NIP-11), asked directly so a failed start is asked again. */
+  private readonly media = new MediaServers(
+    (relay) => fetchRelayInfo(relay, globalThis.fetch.bind(globalThis), 5000),
+    () => this.changed(),
+  )
   private snap: AppSnapshot | undefined
   private readonly auth: Record<string, string> = {}
   private relays: string[]
@@ -194,6 +199,11 @@ class RoostApp implements AppApi {
     }
   }
 
+  /** Learns where the configured relays and the groups' relays keep their media. */
+  private learnMedia(): void {
+    this.media.learn([...this.relays, ...this.roost.groups.groups().map((g) => g.key.relay)])
+  }
+
   /** Asks the configured relays for the user's NIP-65 list, so Settings can offer one when none. */
   private async checkRelayList(): Promise<void> {
     const found = await this.pool
@@ -257,6 +267,7 @@ class RoostApp implements AppApi {
       })
       this.adapters.set(group, adapter)
     }
+    this.learnMedia()
     this.changed()
   }
 
@@ -307,6 +318,7 @@ class RoostApp implements AppApi {
       relays: this.relays,
       relayList: this.relayList,
       settings: this.settings,
+      mediaServers: this.media.known(),
       auth: { ...this.auth },
       connection: this.connection.current,
       readStateKept: !(this.store instanceof MemoryEventStore),
@@ -461,17 +473,13 @@ class RoostApp implements AppApi {
     }
   }
 
-  upload(
+  async upload(
     file: File,
     relay: string,
     onProgress?: (sent: number, total: number) => void,
   ): Promise<ImetaFields> {
-    return uploadFile(
-      file,
-      this.session.signer,
-      this.settings.blossomServer || blossomServerFor(relay),
-      onProgress,
-    )
+    const server = this.settings.blossomServer || (await this.media.serverFor(relay))
+    return uploadFile(file, this.session.signer, server, onProgress)
   }
 
   setSettings(patch: Partial<Settings>): void {
@@ -496,6 +504,7 @@ class RoostApp implements AppApi {
       this.relays = [...this.relays, normalized]
       saveRelays(this.relays)
       this.applyRelays()
+      this.learnMedia()
       this.changed()
     }
     return { ok: true, message: '' }

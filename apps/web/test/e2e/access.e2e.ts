@@ -1,31 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
-import {
-  joinByCode,
-  messageIn,
-  newPerson,
-  type Person,
-  type Stack,
-  screenshot,
-  screenshotsOnFailure,
-  send,
-  signUp,
-  startStack,
-} from './harness'
+import { describe, expect, test } from 'vitest'
+import { joinByCode, messageIn, screenshot, send, withStack } from './harness'
 
-let stack: Stack
-let ada: Person
-let bob: Person
-beforeAll(async () => {
-  stack = await startStack({ demo: true })
-  ada = await newPerson(stack)
-  bob = await newPerson(stack)
-  await signUp(stack, ada, 'Ada')
-  await signUp(stack, bob, 'Bob')
-})
-afterAll(async () => {
-  await stack?.close()
-})
-beforeEach(() => screenshotsOnFailure(() => [ada, bob]))
+const {
+  stack,
+  people: [ada, bob],
+} = withStack({ relay: { demo: true }, people: ['Ada', 'Bob'] })
 
 describe('closed and private groups', () => {
   test('a closed group refuses a join without a code, shows the reason, and takes the code on retry', async () => {

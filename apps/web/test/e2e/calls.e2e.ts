@@ -1,18 +1,8 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { TokenVerifier } from 'livekit-server-sdk'
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
-import {
-  joinByCode,
-  newPerson,
-  type Person,
-  type Stack,
-  screenshot,
-  screenshotsOnFailure,
-  sidebarGroup,
-  signUp,
-  startStack,
-} from './harness'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { joinByCode, screenshot, sidebarGroup, withStack } from './harness'
 
 const API_KEY = 'APIroost'
 const API_SECRET = 'a-livekit-secret-for-the-e2e-suite-0123'
@@ -23,11 +13,11 @@ const API_SECRET = 'a-livekit-secret-for-the-e2e-suite-0123'
  */
 let livekit: Server
 const seen: string[] = []
-let stack: Stack
-let bob: Person
+let lkUrl = ''
 let groupId = ''
 let plainId = ''
 
+// The LiveKit stand-in first: the relay's options name its URL.
 beforeAll(async () => {
   livekit = createServer((req, res) => {
     seen.push(req.url ?? '')
@@ -39,18 +29,22 @@ beforeAll(async () => {
     socket.destroy()
   })
   await new Promise<void>((resolve) => livekit.listen(0, '127.0.0.1', resolve))
-  const lkUrl = `ws://127.0.0.1:${(livekit.address() as AddressInfo).port}`
-  stack = await startStack({ livekit: { url: lkUrl, apiKey: API_KEY, apiSecret: API_SECRET } })
-  bob = await newPerson(stack)
-  await signUp(stack, bob, 'Bob')
+  lkUrl = `ws://127.0.0.1:${(livekit.address() as AddressInfo).port}`
+})
+afterAll(async () => {
+  await new Promise<void>((resolve) => (livekit ? livekit.close(() => resolve()) : resolve()))
+})
+const {
+  stack,
+  people: [bob],
+} = withStack({
+  relay: () => ({ livekit: { url: lkUrl, apiKey: API_KEY, apiSecret: API_SECRET } }),
+  people: ['Bob'],
+})
+beforeAll(async () => {
   groupId = await stack.relay.createGroup({ name: 'Standup', livekit: true, members: [bob.pubkey ?? ''] })
   plainId = await stack.relay.createGroup({ name: 'Text only', members: [bob.pubkey ?? ''] })
 })
-afterAll(async () => {
-  await stack?.close()
-  await new Promise<void>((resolve) => (livekit ? livekit.close(() => resolve()) : resolve()))
-})
-beforeEach(() => screenshotsOnFailure(() => [bob]))
 
 describe('calls (NIP-29 AV over LiveKit)', () => {
   test('a group without the livekit flag offers no call', async () => {

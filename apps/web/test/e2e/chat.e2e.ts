@@ -1,33 +1,12 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
-import {
-  messageIn,
-  newPerson,
-  type Person,
-  type Stack,
-  screenshot,
-  screenshotsOnFailure,
-  send,
-  sidebarGroup,
-  signUp,
-  startStack,
-} from './harness'
+import { describe, expect, test } from 'vitest'
+import { messageIn, screenshot, send, sidebarGroup, withStack } from './harness'
 
-let stack: Stack
-let ada: Person
-let bob: Person
-beforeAll(async () => {
-  stack = await startStack({ demo: true })
-  ada = await newPerson(stack)
-  bob = await newPerson(stack)
-  await signUp(stack, ada, 'Ada')
-  await signUp(stack, bob, 'Bob')
-})
-afterAll(async () => {
-  await stack?.close()
-})
+const {
+  stack,
+  people: [ada, bob],
+} = withStack({ relay: { demo: true }, people: ['Ada', 'Bob'] })
 
 describe('chatting in the open group', () => {
-  beforeEach(() => screenshotsOnFailure(() => [ada, bob]))
   test('browse the relay, join the open group in one click, send, and another person sees it live', async () => {
     const { page } = ada
     await page.getByRole('button', { name: 'Browse groups' }).first().click()

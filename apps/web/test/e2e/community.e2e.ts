@@ -1,32 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
-import {
-  messageIn,
-  newPerson,
-  type Person,
-  type Stack,
-  screenshot,
-  screenshotsOnFailure,
-  send,
-  sidebarGroup,
-  signUp,
-  startStack,
-} from './harness'
+import { describe, expect, test } from 'vitest'
+import { messageIn, type Person, screenshot, send, sidebarGroup, withStack } from './harness'
 
-let stack: Stack
-let ada: Person
-let bob: Person
+const {
+  stack,
+  people: [ada, bob],
+} = withStack({ people: ['Ada', 'Bob'] })
 let groupId = ''
-beforeAll(async () => {
-  stack = await startStack()
-  ada = await newPerson(stack)
-  bob = await newPerson(stack)
-  await signUp(stack, ada, 'Ada')
-  await signUp(stack, bob, 'Bob')
-})
-afterAll(async () => {
-  await stack?.close()
-})
-beforeEach(() => screenshotsOnFailure(() => [ada, bob]))
 
 async function groupMenu(person: Person, item: string) {
   await person.page.getByRole('button', { name: 'Group actions' }).click()

@@ -1,26 +1,18 @@
 import { type RelayHandle, startRelay } from '@roost/relay'
 import { finalizeEvent, generateSecretKey, getPublicKey, type NostrEvent } from 'nostr-tools'
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import WebSocket from 'ws'
-import {
-  joinByCode,
-  messageIn,
-  newPerson,
-  type Person,
-  type Stack,
-  screenshot,
-  screenshotsOnFailure,
-  signUp,
-  startStack,
-} from './harness'
+import { joinByCode, messageIn, screenshot, withStack } from './harness'
 
 /** The group's admin, who copies and then moves it; a key outside the browser. */
 const admin = generateSecretKey()
 const adminPk = getPublicKey(admin)
 
-let stack: Stack
+const {
+  stack,
+  people: [bob],
+} = withStack({ people: ['Bob'] })
 let other: RelayHandle
-let bob: Person
 let groupId = ''
 let listAt = Math.floor(Date.now() / 1000)
 
@@ -51,10 +43,7 @@ function adminList(relays: string[]): NostrEvent {
 }
 
 beforeAll(async () => {
-  stack = await startStack()
   other = await startRelay({ port: 0, host: '127.0.0.1', db: ':memory:' })
-  bob = await newPerson(stack)
-  await signUp(stack, bob, 'Bob')
   groupId = await stack.relay.createGroup({ name: 'Pizza', admins: [adminPk], members: [bob.pubkey ?? ''] })
   // The same id on the other relay: a copy with its own history.
   await other.createGroup({ id: groupId, name: 'Pizza', admins: [adminPk] })
@@ -72,10 +61,8 @@ beforeAll(async () => {
   )
 })
 afterAll(async () => {
-  await stack?.close()
   await other?.close()
 })
-beforeEach(() => screenshotsOnFailure(() => [bob]))
 
 describe('moved or copied groups (admins’ 10009)', () => {
   test('"also lives on", then "moved", with evidence; following keeps the two apart', async () => {

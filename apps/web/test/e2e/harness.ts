@@ -1,6 +1,6 @@
 /**
  * Shared pieces of the e2e suite: a real relay serving the built client, browser contexts
- * (one per person or device) on the one shared Chromium, sign-in through the UI, screenshots
+ * (one per person or device) on the worker's Chromium, sign-in through the UI, screenshots
  * under `test-results/`, and an axe-core scan.
  */
 import { mkdirSync, readFileSync } from 'node:fs'
@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { type RelayHandle, type RelayOptions, startRelay } from '@roost/relay'
 import { getPublicKey, nip19 } from 'nostr-tools'
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
-import { inject, onTestFailed } from 'vitest'
+import { afterAll, beforeAll, beforeEach, inject, onTestFailed } from 'vitest'
 import { distDir, webRoot } from '../../server/build'
 
 export const resultsDir = join(webRoot, 'test-results')
@@ -23,10 +23,17 @@ export interface Stack {
   close(): Promise<void>
 }
 
-/** A relay on a free port with the built client, and a connection to the shared browser. */
+/** The browser of this worker: files running at the same time never share one. */
+function browserEndpoint(): string {
+  const endpoints = inject('browserWsEndpoints')
+  const worker = Number(process.env.VITEST_POOL_ID ?? 1) - 1
+  return endpoints[worker % endpoints.length] ?? inject('browserWsEndpoint')
+}
+
+/** A relay on a free port with the built client, and a connection to this worker's browser. */
 export async function startStack(opts: Partial<RelayOptions> = {}): Promise<Stack> {
   const relay = await startRelay({ port: 0, host: '127.0.0.1', db: ':memory:', staticDir: distDir, ...opts })
-  const browser = await chromium.connect(inject('browserWsEndpoint'))
+  const browser = await chromium.connect(browserEndpoint())
   const contexts: BrowserContext[] = []
   return {
     relay,
@@ -159,6 +166,66 @@ export async function signInWithNsec(stack: Stack, person: Person, nsec: string)
   await page.locator('aside.sidebar').waitFor({ state: 'attached' })
   person.nsec = nsec
   person.pubkey = pubkeyOfNsec(nsec)
+}
+
+/** One person of a {@link withStack} opening: a fresh browser profile. */
+export interface PersonSpec {
+  /** The display name to sign up with through the UI; without it the profile stays signed out. */
+  name?: string
+  /** Group ids on the stack's relay this person joins by code after signing up, in order. */
+  join?: readonly string[]
+  viewport?: { width: number; height: number }
+  touch?: boolean
+  bypassCSP?: boolean
+}
+
+/** What a file's opening needs: see {@link withStack}. */
+export interface StackSetup {
+  /** The relay's options (a function is called in the opening, after the file's earlier hooks). */
+  relay?: Partial<RelayOptions> | (() => Partial<RelayOptions>)
+  /** Runs once the stack is up, before anyone signs up: groups, imported history. */
+  seed?: (stack: Stack) => Promise<void>
+  /** The people, in order: a name alone signs up with that display name. */
+  people?: readonly (string | PersonSpec)[]
+}
+
+/**
+ * The opening every e2e file shares. Before the file's first test: a stack (the relay serving the
+ * built client, and this worker's browser), `seed`, then each person in a fresh profile, signed up
+ * through the UI (one after another, in order) and joined to their groups. On a failed test, a
+ * screenshot of each person's page; after the file, the stack closed. The stack and the people
+ * are returned at once, as objects filled in before the first test, so a file can destructure
+ * them where it declares them; hooks the file adds after this call run after the opening.
+ *
+ * @example
+ * const {
+ *   stack,
+ *   people: [ada, bob],
+ * } = withStack({ relay: { demo: true }, people: [{ name: 'Ada', join: ['general'] }, 'Bob'] })
+ * test('Ada sees General', async () => {
+ *   await ada.page.getByRole('heading', { name: 'General' }).waitFor()
+ * })
+ */
+export function withStack<const P extends readonly (string | PersonSpec)[] = []>(
+  setup: StackSetup & { people?: P } = {},
+): { stack: Stack; people: { -readonly [K in keyof P]: Person } } {
+  const specs: PersonSpec[] = (setup.people ?? []).map((p) => (typeof p === 'string' ? { name: p } : p))
+  const stack = {} as Stack
+  const people = specs.map(() => ({ errors: [], dialogs: [] }) as unknown as Person)
+  beforeAll(async () => {
+    const relay = typeof setup.relay === 'function' ? setup.relay() : setup.relay
+    Object.assign(stack, await startStack(relay))
+    await setup.seed?.(stack)
+    for (const [i, spec] of specs.entries()) Object.assign(people[i]!, await newPerson(stack, spec))
+    for (const [i, spec] of specs.entries()) if (spec.name) await signUp(stack, people[i]!, spec.name)
+    for (const [i, spec] of specs.entries())
+      for (const id of spec.join ?? []) await joinByCode(people[i]!, `${stack.relay.url}'${id}`)
+  })
+  afterAll(async () => {
+    if (stack.close) await stack.close()
+  })
+  beforeEach(() => screenshotsOnFailure(() => people.filter((p) => p.page !== undefined)))
+  return { stack, people: people as { -readonly [K in keyof P]: Person } }
 }
 
 /** Saves `test-results/<name>.png`. */

@@ -1,30 +1,19 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
-import {
-  joinByCode,
-  messageIn,
-  newPerson,
-  type Person,
-  type Stack,
-  screenshotsOnFailure,
-  signUp,
-  startStack,
-} from './harness'
+import { describe, expect, test } from 'vitest'
+import { joinByCode, messageIn, withStack } from './harness'
 import { historyEvents, IMPORT_OPTIONS, publishAll } from './seed'
 
 const COUNT = 400
-let stack: Stack
-let ada: Person
-beforeAll(async () => {
-  stack = await startStack({ ...IMPORT_OPTIONS })
-  await stack.relay.createGroup({ id: 'history', name: 'History' })
-  await publishAll(stack.relay.url, historyEvents('history', COUNT))
-  ada = await newPerson(stack)
-  await signUp(stack, ada, 'Ada')
+const {
+  stack,
+  people: [ada],
+} = withStack({
+  relay: { ...IMPORT_OPTIONS },
+  seed: async ({ relay }) => {
+    await relay.createGroup({ id: 'history', name: 'History' })
+    await publishAll(relay.url, historyEvents('history', COUNT))
+  },
+  people: ['Ada'],
 })
-afterAll(async () => {
-  await stack?.close()
-})
-beforeEach(() => screenshotsOnFailure(() => [ada]))
 
 describe('long history', () => {
   test('the list is virtualized, and scrolling to the top loads older messages until the first', async () => {

@@ -1,29 +1,12 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
-import {
-  joinByCode,
-  newPerson,
-  type Person,
-  type Stack,
-  screenshot,
-  screenshotsOnFailure,
-  sidebarGroup,
-  signUp,
-  startStack,
-} from './harness'
+import { beforeAll, describe, expect, test } from 'vitest'
+import { joinByCode, screenshot, sidebarGroup, withStack } from './harness'
 
-let stack: Stack
-let ada: Person
-let bob: Person
-let cy: Person
+// The groups_relay family queues a join to a closed group for an admin instead of refusing it.
+const {
+  stack,
+  people: [ada, bob, cy],
+} = withStack({ relay: { profile: 'groups_relay' }, people: ['Ada', 'Bob', 'Cy'] })
 beforeAll(async () => {
-  // The groups_relay family queues a join to a closed group for an admin instead of refusing it.
-  stack = await startStack({ profile: 'groups_relay' })
-  ada = await newPerson(stack)
-  bob = await newPerson(stack)
-  cy = await newPerson(stack)
-  await signUp(stack, ada, 'Ada')
-  await signUp(stack, bob, 'Bob')
-  await signUp(stack, cy, 'Cy')
   await stack.relay.createGroup({
     id: 'club',
     name: 'Club',
@@ -32,10 +15,6 @@ beforeAll(async () => {
     admins: [ada.pubkey!],
   })
 })
-afterAll(async () => {
-  await stack?.close()
-})
-beforeEach(() => screenshotsOnFailure(() => [ada, bob, cy]))
 
 describe('join requests', () => {
   test('an admin sees the count and the list, approves in one click (the requester turns member live) and dismisses another', async () => {

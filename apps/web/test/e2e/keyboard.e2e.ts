@@ -1,39 +1,25 @@
 import type { Page } from 'playwright-core'
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
-import {
-  joinByCode,
-  messageIn,
-  newPerson,
-  type Person,
-  type Stack,
-  screenshot,
-  screenshotsOnFailure,
-  sidebarGroup,
-  signUp,
-  startStack,
-} from './harness'
+import { describe, expect, test } from 'vitest'
+import { messageIn, screenshot, sidebarGroup, withStack } from './harness'
 import { historyEvents, IMPORT_OPTIONS, publishAll } from './seed'
 
-let stack: Stack
-let ada: Person
-beforeAll(async () => {
-  stack = await startStack({ ...IMPORT_OPTIONS })
-  for (const [id, name] of [
-    ['one', 'One'],
-    ['two', 'Two'],
-    ['three', 'Three'],
-  ] as const) {
-    await stack.relay.createGroup({ id, name })
-  }
-  await publishAll(stack.relay.url, historyEvents('one', 14))
-  ada = await newPerson(stack)
-  await signUp(stack, ada, 'Ada')
-  for (const id of ['one', 'two', 'three']) await joinByCode(ada, `${stack.relay.url}'${id}`)
+const {
+  stack,
+  people: [ada],
+} = withStack({
+  relay: { ...IMPORT_OPTIONS },
+  seed: async ({ relay }) => {
+    for (const [id, name] of [
+      ['one', 'One'],
+      ['two', 'Two'],
+      ['three', 'Three'],
+    ] as const) {
+      await relay.createGroup({ id, name })
+    }
+    await publishAll(relay.url, historyEvents('one', 14))
+  },
+  people: [{ name: 'Ada', join: ['one', 'two', 'three'] }],
 })
-afterAll(async () => {
-  await stack?.close()
-})
-beforeEach(() => screenshotsOnFailure(() => [ada]))
 
 /** What has focus: a message's text, a control's name, or the element's tag. */
 function focused(page: Page) {

@@ -1,25 +1,18 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
+import { beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import {
   layoutProblems,
   messageIn,
   newPerson,
   type Person,
-  type Stack,
   screenshot,
   screenshotsOnFailure,
   send,
   seriousViolations,
   signUp,
-  startStack,
+  withStack,
 } from './harness'
 
-let stack: Stack
-beforeAll(async () => {
-  stack = await startStack({ demo: true })
-})
-afterAll(async () => {
-  await stack?.close()
-})
+const { stack } = withStack({ relay: { demo: true } })
 
 const SIZES = [
   { name: 'phone', width: 375, height: 812, minTarget: 44 },

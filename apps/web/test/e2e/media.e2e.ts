@@ -4,28 +4,25 @@ import type { AddressInfo } from 'node:net'
 import { imetaOf } from '@roost/nip29'
 import { type RelayHandle, startRelay } from '@roost/relay'
 import { SimplePool, useWebSocketImplementation as setPoolWebSocket } from 'nostr-tools/pool'
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import WebSocket from 'ws'
-import {
-  joinByCode,
-  messageIn,
-  newPerson,
-  type Person,
-  type Stack,
-  screenshot,
-  screenshotsOnFailure,
-  send,
-  signUp,
-  startStack,
-} from './harness'
+import { joinByCode, messageIn, newPerson, type Person, screenshot, send, signUp, withStack } from './harness'
 import { png } from './media-files'
 
 setPoolWebSocket(WebSocket)
 
 const MAX_UPLOAD = 200_000
-let stack: Stack
-let ada: Person
-let bob: Person
+// Both allow http: images (the page's CSP allows https: only; the test hosts are plain http).
+const {
+  stack,
+  people: [ada, bob],
+} = withStack({
+  relay: { maxUpload: MAX_UPLOAD },
+  people: [
+    { name: 'Ada', bypassCSP: true },
+    { name: 'Bob', bypassCSP: true },
+  ],
+})
 let groupId: string
 /** Another image host: counts the requests it gets (a load tells it who reads). */
 let other: { server: Server; base: string; hits: string[] }
@@ -33,12 +30,6 @@ let other: { server: Server; base: string; hits: string[] }
 let second: RelayHandle
 
 beforeAll(async () => {
-  stack = await startStack({ maxUpload: MAX_UPLOAD })
-  // Both allow http: images (the page's CSP allows https: only; the test hosts are plain http).
-  ada = await newPerson(stack, { bypassCSP: true })
-  bob = await newPerson(stack, { bypassCSP: true })
-  await signUp(stack, ada, 'Ada')
-  await signUp(stack, bob, 'Bob')
   groupId = await stack.relay.createGroup({ name: 'Media', admins: [ada.pubkey!], members: [bob.pubkey!] })
   await joinByCode(ada, `${stack.relay.url}'${groupId}`)
   await joinByCode(bob, `${stack.relay.url}'${groupId}`)
@@ -55,11 +46,9 @@ beforeAll(async () => {
   await second.createGroup({ name: 'Elsewhere', members: [ada.pubkey!] })
 })
 afterAll(async () => {
-  await stack?.close()
   await second?.close()
   other?.server.close()
 })
-beforeEach(() => screenshotsOnFailure(() => [ada, bob]))
 
 /** Ada's newest kind 9 on the relay. */
 /** Ada's message whose text starts with `text`, as the relay stores it (found by content, not time). */
@@ -103,7 +92,8 @@ describe('images and files', () => {
     const [meta] = imetaOf(event!)
     const sha = createHash('sha256').update(image).digest('hex')
     expect(meta).toMatchObject({
-      url: `${stack.base}/${sha}.png`,
+      // On the relay's media origin (its own port), never the page's.
+      url: `${stack.relay.mediaUrl}/${sha}.png`,
       m: 'image/png',
       x: sha,
       size: image.length,
@@ -187,7 +177,7 @@ describe('images and files', () => {
   })
 
   test('Settings sets another Blossom server: uploads go there, and only its owner loads them without a click', async () => {
-    const server = second.url.replace('ws://', 'http://')
+    const server = second.mediaUrl
     await ada.page.getByRole('button', { name: 'Settings and account' }).click()
     await ada.page.getByLabel('Blossom server').fill(server)
     await ada.page.getByRole('button', { name: 'Save server' }).click()

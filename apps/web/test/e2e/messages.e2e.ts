@@ -3,25 +3,31 @@
  * one's own message and reaction, mentions, the Markdown subset, any-emoji reactions and
  * shortcodes, and the composer's keys.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest'
+import { afterEach, beforeAll, describe, expect, test } from 'vitest'
 import {
   joinByCode,
   messageIn,
-  newPerson,
   nextSecond,
   type Person,
-  type Stack,
   screenshot,
-  screenshotsOnFailure,
   send,
   sidebarGroup,
-  signUp,
-  startStack,
+  withStack,
 } from './harness'
 
-let stack: Stack
-let ada: Person
-let bob: Person
+const {
+  stack,
+  people: [ada, bob],
+} = withStack({
+  seed: async ({ relay }) => {
+    await relay.createGroup({ id: 'talk', name: 'Talk' })
+    await relay.createGroup({ id: 'lobby', name: 'Lobby' })
+  },
+  people: [
+    { name: 'Ada', join: ['lobby', 'talk'] },
+    { name: 'Bob', join: ['lobby', 'talk'] },
+  ],
+})
 
 function box(person: Person) {
   return person.page.getByRole('textbox', { name: /^Message / })
@@ -41,26 +47,12 @@ function rowWith(person: Person, text: string) {
 }
 
 beforeAll(async () => {
-  stack = await startStack()
-  await stack.relay.createGroup({ id: 'talk', name: 'Talk' })
-  await stack.relay.createGroup({ id: 'lobby', name: 'Lobby' })
-  ada = await newPerson(stack)
-  bob = await newPerson(stack)
-  await signUp(stack, ada, 'Ada')
-  await signUp(stack, bob, 'Bob')
-  for (const p of [ada, bob]) {
-    await joinByCode(p, `${stack.relay.url}'lobby`)
-    await joinByCode(p, `${stack.relay.url}'talk`)
-    await p.page.getByRole('heading', { name: /Talk/ }).waitFor()
-  }
+  for (const p of [ada, bob]) await p.page.getByRole('heading', { name: /Talk/ }).waitFor()
   // Each knows the other's name before mentions are typed.
   await send(bob, 'Bob is here')
   await messageIn(ada, 'Bob is here').getByText('Bob', { exact: true }).first().waitFor()
   await send(ada, 'Ada is here')
   await messageIn(bob, 'Ada is here').getByText('Ada', { exact: true }).first().waitFor()
-})
-afterAll(async () => {
-  await stack?.close()
 })
 
 /** No uncaught errors and no alerts in either browser, whatever a test did. */
@@ -72,7 +64,6 @@ function clean(): void {
 }
 
 describe('your own messages', () => {
-  beforeEach(() => screenshotsOnFailure(() => [ada, bob]))
   afterEach(clean)
 
   test('deleting your own message asks first and removes it for everyone, live', async () => {
@@ -120,7 +111,6 @@ describe('your own messages', () => {
 })
 
 describe('mentions', () => {
-  beforeEach(() => screenshotsOnFailure(() => [ada, bob]))
   afterEach(clean)
 
   test('@ offers people by name from the keyboard; the mention badges and highlights the person named', async () => {
@@ -162,7 +152,6 @@ describe('mentions', () => {
 })
 
 describe('formatting', () => {
-  beforeEach(() => screenshotsOnFailure(() => [ada, bob]))
   afterEach(clean)
 
   test('the Markdown subset renders as elements, and HTML or unsafe links stay text', async () => {
@@ -200,7 +189,6 @@ describe('formatting', () => {
 })
 
 describe('reactions', () => {
-  beforeEach(() => screenshotsOnFailure(() => [ada, bob]))
   afterEach(clean)
 
   test('any emoji from the picker, loaded on first use', async () => {
@@ -239,7 +227,6 @@ describe('reactions', () => {
 })
 
 describe('the composer', () => {
-  beforeEach(() => screenshotsOnFailure(() => [ada, bob]))
   afterEach(clean)
 
   test('Shift+Enter adds a line, Enter sends, and Up in an empty box quotes your last message', async () => {
@@ -277,5 +264,27 @@ describe('the composer', () => {
     const row = rowWith(bob, 'Paragraph 120 of a long paste.')
     await row.waitFor()
     expect(await row.locator('.body').textContent()).toBe(long)
+  })
+
+  test('in a group whose supported_kinds lacks 9, the box is off and says why, and comes back elsewhere', async () => {
+    // Its 39000 lists threads only: chat messages (kind 9) are not taken there.
+    await stack.relay.createGroup({ id: 'forum', name: 'Forum', supportedKinds: [11, 1111] })
+    await joinByCode(ada, `${stack.relay.url}'forum`)
+    await ada.page.getByRole('heading', { name: /Forum/ }).waitFor()
+    const input = ada.page.getByRole('textbox', { name: 'Message Forum' })
+    const reason = 'This group does not take chat messages (this group does not take kind 9 events).'
+    await ada.page.getByText(reason).waitFor()
+    expect(await input.isDisabled()).toBe(true)
+    // The reason is the box's accessible description, so a screen reader says why it is off.
+    const described = await input.evaluate(
+      (el) => document.getElementById(el.getAttribute('aria-describedby') ?? '')?.textContent,
+    )
+    expect(described).toBe(reason)
+    expect(await ada.page.getByRole('button', { name: 'Send', exact: true }).isDisabled()).toBe(true)
+
+    // Talk takes chat messages: its box is on, with no reason.
+    await open(ada, 'Talk')
+    expect(await box(ada).isDisabled()).toBe(false)
+    expect(await ada.page.getByText(reason).count()).toBe(0)
   })
 })

@@ -2,25 +2,22 @@
  * Per-group notification levels (all messages, mentions only, muted), kept on this device: the
  * sidebar badges, the tab title and desktop notifications follow them; a mention always counts.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
-import {
-  joinByCode,
-  messageIn,
-  newPerson,
-  nextSecond,
-  type Person,
-  type Stack,
-  screenshot,
-  screenshotsOnFailure,
-  send,
-  sidebarGroup,
-  signUp,
-  startStack,
-} from './harness'
+import { beforeAll, describe, expect, test } from 'vitest'
+import { messageIn, nextSecond, type Person, screenshot, send, sidebarGroup, withStack } from './harness'
 
-let stack: Stack
-let ada: Person
-let bob: Person
+const {
+  stack,
+  people: [ada, bob],
+} = withStack({
+  seed: async ({ relay }) => {
+    await relay.createGroup({ id: 'talk', name: 'Talk' })
+    await relay.createGroup({ id: 'lobby', name: 'Lobby' })
+  },
+  people: [
+    { name: 'Ada', join: ['lobby', 'talk'] },
+    { name: 'Bob', join: ['lobby', 'talk'] },
+  ],
+})
 
 async function open(person: Person, name: string): Promise<void> {
   await sidebarGroup(person, name).click()
@@ -66,18 +63,7 @@ async function mention(text: string): Promise<void> {
 const notes = () => bob.page.evaluate(() => (window as unknown as { __notes: string[] }).__notes)
 
 beforeAll(async () => {
-  stack = await startStack()
-  await stack.relay.createGroup({ id: 'talk', name: 'Talk' })
-  await stack.relay.createGroup({ id: 'lobby', name: 'Lobby' })
-  ada = await newPerson(stack)
-  bob = await newPerson(stack)
-  await signUp(stack, ada, 'Ada')
-  await signUp(stack, bob, 'Bob')
-  for (const p of [ada, bob]) {
-    await joinByCode(p, `${stack.relay.url}'lobby`)
-    await joinByCode(p, `${stack.relay.url}'talk`)
-    await p.page.getByRole('heading', { name: /Talk/ }).waitFor()
-  }
+  for (const p of [ada, bob]) await p.page.getByRole('heading', { name: /Talk/ }).waitFor()
   await send(bob, 'Bob is here')
   await messageIn(ada, 'Bob is here').getByText('Bob', { exact: true }).first().waitFor()
   await send(ada, 'Ada is here')
@@ -102,13 +88,8 @@ beforeAll(async () => {
   await bob.page.getByLabel(/Desktop notifications/).check()
   await bob.page.keyboard.press('Escape')
 })
-afterAll(async () => {
-  await stack?.close()
-})
 
 describe('notification levels per group', () => {
-  beforeEach(() => screenshotsOnFailure(() => [ada, bob]))
-
   test('muted: no count badge, title or notification for chatter; a mention gets all three', async () => {
     await setTalkLevel('Muted')
     const talk = sidebarGroup(bob, 'Talk')

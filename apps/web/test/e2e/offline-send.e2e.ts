@@ -1,29 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
-import {
-  joinByCode,
-  messageIn,
-  newPerson,
-  type Person,
-  type Stack,
-  screenshot,
-  screenshotsOnFailure,
-  send,
-  signUp,
-  startStack,
-} from './harness'
+import { describe, expect, test } from 'vitest'
+import { messageIn, screenshot, send, withStack } from './harness'
 
-let stack: Stack
-let ada: Person
-beforeAll(async () => {
-  stack = await startStack({ demo: true })
-  ada = await newPerson(stack)
-  await signUp(stack, ada, 'Ada')
-  await joinByCode(ada, `${stack.relay.url}'general`)
-})
-afterAll(async () => {
-  await stack?.close()
-})
-beforeEach(() => screenshotsOnFailure(() => [ada]))
+const {
+  people: [ada],
+} = withStack({ relay: { demo: true }, people: [{ name: 'Ada', join: ['general'] }] })
 
 describe('message actions and a send while offline', () => {
   test('every message action is drawn as an icon, never as an emoji glyph that needs a font', async () => {

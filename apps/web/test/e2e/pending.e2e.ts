@@ -1,35 +1,23 @@
 import { finalizeEvent, generateSecretKey, getPublicKey } from 'nostr-tools'
 import { Relay, useWebSocketImplementation as setWebSocketImplementation } from 'nostr-tools/relay'
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import WebSocket from 'ws'
-import {
-  joinByCode,
-  newPerson,
-  type Person,
-  type Stack,
-  screenshot,
-  screenshotsOnFailure,
-  sidebarGroup,
-  signUp,
-  startStack,
-} from './harness'
+import { joinByCode, screenshot, sidebarGroup, withStack } from './harness'
 
 setWebSocketImplementation(WebSocket)
 
 const adminSk = generateSecretKey()
-let stack: Stack
-let bob: Person
-beforeAll(async () => {
-  // The groups_relay family queues a join to a closed group for an admin instead of refusing it.
-  stack = await startStack({ profile: 'groups_relay' })
-  await stack.relay.createGroup({ id: 'club', name: 'Club', closed: true, admins: [getPublicKey(adminSk)] })
-  bob = await newPerson(stack)
-  await signUp(stack, bob, 'Bob')
+// The groups_relay family queues a join to a closed group for an admin instead of refusing it.
+const {
+  stack,
+  people: [bob],
+} = withStack({
+  relay: { profile: 'groups_relay' },
+  seed: async ({ relay }) => {
+    await relay.createGroup({ id: 'club', name: 'Club', closed: true, admins: [getPublicKey(adminSk)] })
+  },
+  people: ['Bob'],
 })
-afterAll(async () => {
-  await stack?.close()
-})
-beforeEach(() => screenshotsOnFailure(() => [bob]))
 
 describe('a join waiting for an admin', () => {
   test('shows as pending until an admin adds the member (9000), then the group opens up', async () => {

@@ -1,39 +1,20 @@
 import { nip19 } from 'nostr-tools'
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
-import {
-  joinByCode,
-  messageIn,
-  newPerson,
-  type Person,
-  type Stack,
-  screenshot,
-  screenshotsOnFailure,
-  send,
-  signUp,
-  startStack,
-} from './harness'
+import { beforeAll, describe, expect, test } from 'vitest'
+import { joinByCode, messageIn, newPerson, type Person, screenshot, send, signUp, withStack } from './harness'
 import { png } from './media-files'
 
-let stack: Stack
-let ada: Person
-let bob: Person
+const {
+  stack,
+  people: [ada, bob],
+} = withStack({ people: ['Ada', 'Bob'] })
 let groupId: string
 const BIDI = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/
 
 beforeAll(async () => {
-  stack = await startStack()
-  ada = await newPerson(stack)
-  bob = await newPerson(stack)
-  await signUp(stack, ada, 'Ada')
-  await signUp(stack, bob, 'Bob')
   groupId = await stack.relay.createGroup({ name: 'People', admins: [ada.pubkey!], members: [bob.pubkey!] })
   await joinByCode(ada, `${stack.relay.url}'${groupId}`)
   await joinByCode(bob, `${stack.relay.url}'${groupId}`)
 })
-afterAll(async () => {
-  await stack?.close()
-})
-beforeEach(() => screenshotsOnFailure(() => [ada, bob]))
 
 function card(person: Person) {
   return person.page.getByRole('dialog', { name: 'Profile' })
@@ -75,7 +56,7 @@ describe('people', () => {
       .setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: png(64, 64, 5) })
     await expect
       .poll(() => c.getByLabel('Picture URL').inputValue())
-      .toMatch(new RegExp(`^${stack.base}/[0-9a-f]{64}\\.png$`))
+      .toMatch(new RegExp(`^${stack.relay.mediaUrl}/[0-9a-f]{64}\\.png$`))
     await c.getByRole('button', { name: 'Save profile' }).click()
     await c.getByText('Profile published.').waitFor()
     await ada.page.keyboard.press('Escape')
@@ -90,7 +71,7 @@ describe('people', () => {
     const picture = seen.locator('img.avatar')
     await expect
       .poll(() => picture.getAttribute('src'))
-      .toMatch(new RegExp(`^${stack.base}/[0-9a-f]{64}\\.png$`))
+      .toMatch(new RegExp(`^${stack.relay.mediaUrl}/[0-9a-f]{64}\\.png$`))
     await expect.poll(() => picture.evaluate((el: HTMLImageElement) => el.naturalWidth)).toBe(64)
     await bob.page.keyboard.press('Escape')
   })

@@ -1,43 +1,31 @@
 import { SimplePool, useWebSocketImplementation as setPoolWebSocket } from 'nostr-tools/pool'
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
+import { beforeAll, describe, expect, test } from 'vitest'
 import WebSocket from 'ws'
 import {
   joinByCode,
   messageIn,
-  newPerson,
   type Person,
-  type Stack,
   screenshot,
-  screenshotsOnFailure,
   send,
   sidebarGroup,
   signInWithNsec,
   signUp,
-  startStack,
+  withStack,
 } from './harness'
 
 setPoolWebSocket(WebSocket)
 
-let stack: Stack
-let laptop: Person
-let incognito: Person
-let bob: Person
+// The laptop and the private window sign in in the test; Bob writes in General.
+const {
+  stack,
+  people: [laptop, incognito, bob],
+} = withStack({ relay: { demo: true }, people: [{}, {}, { name: 'Bob', join: ['general'] }] })
 beforeAll(async () => {
-  stack = await startStack({ demo: true })
-  laptop = await newPerson(stack)
-  incognito = await newPerson(stack)
-  bob = await newPerson(stack)
   // A private window: the page has no IndexedDB at all.
   await incognito.context.addInitScript(() => {
     Object.defineProperty(window, 'indexedDB', { value: undefined, configurable: true })
   })
-  await signUp(stack, bob, 'Bob')
-  await joinByCode(bob, `${stack.relay.url}'general`)
 })
-afterAll(async () => {
-  await stack?.close()
-})
-beforeEach(() => screenshotsOnFailure(() => [laptop, incognito]))
 
 /** The user's read-state blobs (kind 30078) on the relay, as `slot@created_at`. */
 async function blobs(pubkey: string): Promise<string[]> {

@@ -1,29 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
-import {
-  joinByCode,
-  messageIn,
-  newPerson,
-  type Person,
-  type Stack,
-  screenshot,
-  screenshotsOnFailure,
-  send,
-  signUp,
-  startStack,
-} from './harness'
+import { describe, expect, test } from 'vitest'
+import { messageIn, screenshot, send, withStack } from './harness'
 
-let stack: Stack
-let ada: Person
-beforeAll(async () => {
-  stack = await startStack({ demo: true })
-  ada = await newPerson(stack)
-  await signUp(stack, ada, 'Ada')
-  await joinByCode(ada, `${stack.relay.url}'general`)
-})
-afterAll(async () => {
-  await stack?.close()
-})
-beforeEach(() => screenshotsOnFailure(() => [ada]))
+const {
+  stack,
+  people: [ada],
+} = withStack({ relay: { demo: true }, people: [{ name: 'Ada', join: ['general'] }] })
 
 describe('installable and offline', () => {
   test('the manifest names the app, its icons, theme, start URL and standalone display', async () => {
@@ -69,11 +50,10 @@ describe('installable and offline', () => {
     // A send fails at once with the reason and keeps the draft; nothing is queued.
     const box = page.getByRole('textbox', { name: 'Message General' })
     await box.fill('Sent from a tunnel')
-    const sentAt = Date.now()
     await box.press('Enter')
+    // The offline check's answer, given before any publish: one that waited for the relay would
+    // end at the publish timeout with "… did not answer within …" instead.
     await expect(page.getByTestId('send-error').textContent()).resolves.toBe('You are offline')
-    // Far below the 10 s publish timeout the send used to wait for.
-    expect(Date.now() - sentAt).toBeLessThan(5000)
     expect(await box.inputValue()).toBe('Sent from a tunnel')
     expect(await messageIn(ada, 'Sent from a tunnel').count()).toBe(0)
 

@@ -1,39 +1,21 @@
 import type { Page } from 'playwright-core'
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
-import {
-  joinByCode,
-  messageIn,
-  newPerson,
-  type Person,
-  type Stack,
-  screenshot,
-  screenshotsOnFailure,
-  send,
-  sidebarGroup,
-  signUp,
-  startStack,
-} from './harness'
+import { describe, expect, test } from 'vitest'
+import { messageIn, screenshot, send, sidebarGroup, withStack } from './harness'
 import { historyEvents, IMPORT_OPTIONS, publishAll } from './seed'
 
-let stack: Stack
-let ada: Person
-let bob: Person
-beforeAll(async () => {
-  stack = await startStack({ demo: true, ...IMPORT_OPTIONS })
-  await stack.relay.createGroup({ id: 'long', name: 'Long' })
-  await publishAll(stack.relay.url, historyEvents('long', 40))
-  ada = await newPerson(stack)
-  bob = await newPerson(stack)
-  await signUp(stack, ada, 'Ada')
-  await signUp(stack, bob, 'Bob')
-  await joinByCode(ada, `${stack.relay.url}'long`)
-  await joinByCode(bob, `${stack.relay.url}'long`)
-  await joinByCode(ada, `${stack.relay.url}'general`)
+const {
+  people: [ada, bob],
+} = withStack({
+  relay: { demo: true, ...IMPORT_OPTIONS },
+  seed: async ({ relay }) => {
+    await relay.createGroup({ id: 'long', name: 'Long' })
+    await publishAll(relay.url, historyEvents('long', 40))
+  },
+  people: [
+    { name: 'Ada', join: ['long', 'general'] },
+    { name: 'Bob', join: ['long'] },
+  ],
 })
-afterAll(async () => {
-  await stack?.close()
-})
-beforeEach(() => screenshotsOnFailure(() => [ada]))
 
 /** The rendered rows of the timeline in order: message texts and `<new>` for the line. */
 function rows(page: Page) {

@@ -1,37 +1,23 @@
 import { LocalSigner, MemoryEventStore, ReadStateSync, RelayPool } from '@roost/client'
 import { messageContext } from '@roost/read-state'
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import {
   joinByCode,
   messageIn,
-  newPerson,
   type Person,
-  type Stack,
   screenshot,
-  screenshotsOnFailure,
   send,
   sidebarGroup,
   signInWithNsec,
   signUp,
-  startStack,
+  withStack,
 } from './harness'
 
-let stack: Stack
-let laptop: Person
-let phone: Person
-let bob: Person
-beforeAll(async () => {
-  stack = await startStack({ demo: true })
-  laptop = await newPerson(stack)
-  phone = await newPerson(stack)
-  bob = await newPerson(stack)
-  await signUp(stack, bob, 'Bob')
-  await joinByCode(bob, `${stack.relay.url}'general`)
-})
-afterAll(async () => {
-  await stack?.close()
-})
-beforeEach(() => screenshotsOnFailure(() => [laptop, phone]))
+// Two devices of one user, signed in by the tests; Bob writes in General.
+const {
+  stack,
+  people: [laptop, phone, bob],
+} = withStack({ relay: { demo: true }, people: [{}, {}, { name: 'Bob', join: ['general'] }] })
 
 /** Someone else writes in the group, from their own browser. */
 async function postAsBob(texts: string[]): Promise<void> {

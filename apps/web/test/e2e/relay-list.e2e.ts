@@ -1,39 +1,24 @@
 import { type RelayHandle, startRelay } from '@roost/relay'
 import { finalizeEvent, nip19 } from 'nostr-tools'
 import { SimplePool, useWebSocketImplementation as setPoolWebSocket } from 'nostr-tools/pool'
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import WebSocket from 'ws'
-import {
-  joinByCode,
-  messageIn,
-  newPerson,
-  type Person,
-  type Stack,
-  screenshotsOnFailure,
-  send,
-  signUp,
-  startStack,
-} from './harness'
+import { joinByCode, messageIn, send, signUp, withStack } from './harness'
 
 setPoolWebSocket(WebSocket)
 
-let stack: Stack
+// Ada signs in in the test; Bob writes in General.
+const {
+  stack,
+  people: [ada, bob],
+} = withStack({ relay: { demo: true }, people: [{}, { name: 'Bob', join: ['general'] }] })
 let outbox: RelayHandle
-let ada: Person
-let bob: Person
 beforeAll(async () => {
-  stack = await startStack({ demo: true })
   outbox = await startRelay({ port: 0, host: '127.0.0.1', db: ':memory:' })
-  ada = await newPerson(stack)
-  bob = await newPerson(stack)
-  await signUp(stack, bob, 'Bob')
-  await joinByCode(bob, `${stack.relay.url}'general`)
 })
 afterAll(async () => {
-  await stack?.close()
   await outbox?.close()
 })
-beforeEach(() => screenshotsOnFailure(() => [ada]))
 
 async function count(relay: string, kind: number, pubkey: string): Promise<number> {
   const pool = new SimplePool()

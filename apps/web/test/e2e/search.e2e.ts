@@ -1,48 +1,36 @@
 import { finalizeEvent, generateSecretKey } from 'nostr-tools'
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
-import {
-  joinByCode,
-  messageIn,
-  newPerson,
-  type Person,
-  type Stack,
-  screenshotsOnFailure,
-  send,
-  sidebarGroup,
-  signUp,
-  startStack,
-} from './harness'
+import { beforeAll, describe, expect, test } from 'vitest'
+import { messageIn, type Person, send, sidebarGroup, withStack } from './harness'
 import { historyEvents, IMPORT_OPTIONS, publishAll } from './seed'
 
 const COUNT = 300
 const OLD_TEXT = 'The zucchini harvest of last spring'
-let stack: Stack
-let ada: Person
-let bob: Person
+const {
+  people: [bob, ada],
+} = withStack({
+  relay: { ...IMPORT_OPTIONS },
+  seed: async ({ relay }) => {
+    await relay.createGroup({ id: 'garden', name: 'Garden' })
+    await relay.createGroup({ id: 'books', name: 'Book club' })
+    // A long history, with one message far older than the first page a reader loads.
+    const history = historyEvents('garden', COUNT)
+    const old = finalizeEvent(
+      {
+        kind: 9,
+        created_at: (history[0]?.created_at ?? 0) - 60,
+        tags: [['h', 'garden']],
+        content: OLD_TEXT,
+      },
+      generateSecretKey(),
+    )
+    await publishAll(relay.url, [old, ...history])
+  },
+  people: [
+    { name: 'Bob', join: ['books', 'garden'] },
+    { name: 'Ada', join: ['books', 'garden'] },
+  ],
+})
 beforeAll(async () => {
-  stack = await startStack({ ...IMPORT_OPTIONS })
-  await stack.relay.createGroup({ id: 'garden', name: 'Garden' })
-  await stack.relay.createGroup({ id: 'books', name: 'Book club' })
-  // A long history, with one message far older than the first page a reader loads.
-  const history = historyEvents('garden', COUNT)
-  const old = finalizeEvent(
-    {
-      kind: 9,
-      created_at: (history[0]?.created_at ?? 0) - 60,
-      tags: [['h', 'garden']],
-      content: OLD_TEXT,
-    },
-    generateSecretKey(),
-  )
-  await publishAll(stack.relay.url, [old, ...history])
-  bob = await newPerson(stack)
-  await signUp(stack, bob, 'Bob')
-  ada = await newPerson(stack)
-  await signUp(stack, ada, 'Ada')
-  for (const p of [bob, ada]) {
-    await joinByCode(p, `${stack.relay.url}'books`)
-    await joinByCode(p, `${stack.relay.url}'garden`)
-  }
   await bob.page.getByRole('heading', { name: 'Garden' }).waitFor()
   await send(bob, 'Tomatoes ripen in August')
   await messageIn(bob, 'Tomatoes ripen in August').waitFor()
@@ -54,10 +42,6 @@ beforeAll(async () => {
   await send(bob, 'The August reading list is out')
   await messageIn(bob, 'The August reading list is out').waitFor()
 }, 120_000)
-afterAll(async () => {
-  await stack?.close()
-})
-beforeEach(() => screenshotsOnFailure(() => [ada, bob]))
 
 /** The highlighted (chosen) message: the search highlight draws an inset bar on its row. */
 async function expectHighlighted(person: Person, text: string) {

@@ -1,30 +1,15 @@
 import { startRelay } from '@roost/relay'
 import { SimplePool, useWebSocketImplementation as setPoolWebSocket } from 'nostr-tools/pool'
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import WebSocket from 'ws'
-import {
-  messageIn,
-  newPerson,
-  type Person,
-  type Stack,
-  screenshotsOnFailure,
-  signUp,
-  startStack,
-} from './harness'
+import { messageIn, withStack } from './harness'
 
 setPoolWebSocket(WebSocket)
 
-let stack: Stack
-let ada: Person
-beforeAll(async () => {
-  stack = await startStack({ demo: true })
-  ada = await newPerson(stack)
-  await signUp(stack, ada, 'Ada')
-})
-afterAll(async () => {
-  await stack?.close()
-})
-beforeEach(() => screenshotsOnFailure(() => [ada]))
+const {
+  stack,
+  people: [ada],
+} = withStack({ relay: { demo: true }, people: ['Ada'] })
 
 /** The ids of the user's read-state blobs (kind 30078, addressable: one per slot) on the relay. */
 async function readStateEvents(pubkey: string): Promise<string> {

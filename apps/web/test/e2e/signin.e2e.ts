@@ -1,27 +1,20 @@
 import { startRelay } from '@roost/relay'
 import { type EventTemplate, finalizeEvent, generateSecretKey, getPublicKey, nip19, nip44 } from 'nostr-tools'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { startBunker } from './bunker'
 import {
   joinByCode,
   messageIn,
   newPerson,
-  type Stack,
   screenshot,
   send,
   seriousViolations,
   signInWithNsec,
   signUp,
-  startStack,
+  withStack,
 } from './harness'
 
-let stack: Stack
-beforeAll(async () => {
-  stack = await startStack({ demo: true })
-})
-afterAll(async () => {
-  await stack?.close()
-})
+const { stack } = withStack({ relay: { demo: true } })
 
 describe('serving and signing in', () => {
   test('the CSP lets the page fetch NIP-11 from a ws:// relay on another origin (over http)', async () => {

@@ -1,33 +1,20 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
-import {
-  joinByCode,
-  newPerson,
-  type Person,
-  type Stack,
-  screenshotsOnFailure,
-  signUp,
-  startStack,
-} from './harness'
+import { describe, expect, test } from 'vitest'
+import { withStack } from './harness'
 
-let stack: Stack
-let ada: Person
-beforeAll(async () => {
-  stack = await startStack()
-  for (const [id, name] of [
-    ['general', 'General chat'],
-    ['books', 'Book club'],
-    ['cafe', 'Café owners'],
-  ] as const) {
-    await stack.relay.createGroup({ id, name })
-  }
-  ada = await newPerson(stack)
-  await signUp(stack, ada, 'Ada')
-  for (const id of ['general', 'books', 'cafe']) await joinByCode(ada, `${stack.relay.url}'${id}`)
+const {
+  people: [ada],
+} = withStack({
+  seed: async ({ relay }) => {
+    for (const [id, name] of [
+      ['general', 'General chat'],
+      ['books', 'Book club'],
+      ['cafe', 'Café owners'],
+    ] as const) {
+      await relay.createGroup({ id, name })
+    }
+  },
+  people: [{ name: 'Ada', join: ['general', 'books', 'cafe'] }],
 })
-afterAll(async () => {
-  await stack?.close()
-})
-beforeEach(() => screenshotsOnFailure(() => [ada]))
 
 describe('the quick switcher (Ctrl+K)', () => {
   test('opens with Ctrl+K, filters groups by name as typed, and Enter opens the chosen one', async () => {

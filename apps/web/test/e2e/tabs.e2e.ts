@@ -1,38 +1,17 @@
 import { nip19 } from 'nostr-tools'
 import { getConversationKey, decrypt as nip44Decrypt } from 'nostr-tools/nip44'
 import { SimplePool, useWebSocketImplementation as setPoolWebSocket } from 'nostr-tools/pool'
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import WebSocket from 'ws'
-import {
-  joinByCode,
-  messageIn,
-  newPerson,
-  newTab,
-  type Person,
-  type Stack,
-  screenshotsOnFailure,
-  send,
-  sidebarGroup,
-  signUp,
-  startStack,
-} from './harness'
+import { joinByCode, messageIn, newTab, send, sidebarGroup, signUp, withStack } from './harness'
 
 setPoolWebSocket(WebSocket)
 
-let stack: Stack
-let ada: Person
-let bob: Person
-beforeAll(async () => {
-  stack = await startStack({ demo: true })
-  ada = await newPerson(stack)
-  bob = await newPerson(stack)
-  await signUp(stack, bob, 'Bob')
-  await joinByCode(bob, `${stack.relay.url}'general`)
-})
-afterAll(async () => {
-  await stack?.close()
-})
-beforeEach(() => screenshotsOnFailure(() => [ada]))
+// Ada signs in in the test; Bob writes in General.
+const {
+  stack,
+  people: [ada, bob],
+} = withStack({ relay: { demo: true }, people: [{}, { name: 'Bob', join: ['general'] }] })
 
 interface Blob {
   slot: string

@@ -1,31 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
-import {
-  joinByCode,
-  messageIn,
-  newPerson,
-  type Person,
-  type Stack,
-  screenshot,
-  screenshotsOnFailure,
-  send,
-  seriousViolations,
-  sidebarGroup,
-  signUp,
-  startStack,
-} from './harness'
+import { describe, expect, test } from 'vitest'
+import { messageIn, screenshot, send, seriousViolations, sidebarGroup, withStack } from './harness'
 
-let stack: Stack
-let ada: Person
-beforeAll(async () => {
-  stack = await startStack({ demo: true })
-  ada = await newPerson(stack)
-  await signUp(stack, ada, 'Ada')
-  await joinByCode(ada, `${stack.relay.url}'general`)
-})
-afterAll(async () => {
-  await stack?.close()
-})
-beforeEach(() => screenshotsOnFailure(() => [ada]))
+const {
+  people: [ada],
+} = withStack({ relay: { demo: true }, people: [{ name: 'Ada', join: ['general'] }] })
 
 describe('views', () => {
   test('threads: a kind 11 thread opens in the side panel and takes 1111 replies', async () => {

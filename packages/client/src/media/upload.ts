@@ -7,6 +7,7 @@ import {
   parseBlobDescriptor,
   RoostError,
 } from '@roost/nip29'
+import type { RelayInfo } from '../pool/nip11'
 import type { Signer } from '../signers/signer'
 
 /**
@@ -49,14 +50,36 @@ export interface UploadOptions {
 }
 
 /**
- * The Blossom server a relay serves on its own port: `wss://relay.example` → `https://relay.example`.
- * @example blossomServerFor('ws://127.0.0.1:7777') // 'http://127.0.0.1:7777'
+ * The Blossom server of a relay. A relay that serves Blossom on an origin of its own (a Roost relay
+ * does, so uploads never share an origin with a web client it serves) names it in NIP-11 as
+ * `roost.blossom.url`; pass the relay's NIP-11 document to use it. Without one (or without that
+ * field), the relay's own HTTP origin: `wss://relay.example` → `https://relay.example`.
+ *
+ * @example
+ * blossomServerFor('ws://127.0.0.1:7777') // 'http://127.0.0.1:7777'
+ * blossomServerFor('ws://127.0.0.1:7777', await pool.relayInfo('ws://127.0.0.1:7777')) // 'http://127.0.0.1:7778'
  */
-export function blossomServerFor(relayUrl: string): string {
+export function blossomServerFor(relayUrl: string, info?: RelayInfo): string {
+  const named = mediaOriginOf(info)
+  if (named !== undefined) return named
   const u = new URL(relayUrl)
   if (u.protocol === 'wss:') u.protocol = 'https:'
   else if (u.protocol === 'ws:') u.protocol = 'http:'
   return u.origin
+}
+
+/** NIP-11 `roost.blossom.url` as an http(s) origin, or `undefined`. */
+function mediaOriginOf(info: RelayInfo | undefined): string | undefined {
+  const roost = info?.roost
+  const blossom = roost && typeof roost === 'object' ? (roost as { blossom?: unknown }).blossom : undefined
+  const url = blossom && typeof blossom === 'object' ? (blossom as { url?: unknown }).url : undefined
+  if (typeof url !== 'string') return undefined
+  try {
+    const u = new URL(url)
+    return u.protocol === 'https:' || u.protocol === 'http:' ? u.origin : undefined
+  } catch {
+    return undefined
+  }
 }
 
 /**
@@ -67,7 +90,8 @@ export function blossomServerFor(relayUrl: string): string {
  * @throws {UploadError} when the server refuses (with its status and reason), answers something
  * that is not a descriptor of this file, or cannot be reached.
  * @example
- * const media = await uploadBlob(file, { server: blossomServerFor(group.relay), signer })
+ * const server = blossomServerFor(relay, await pool.relayInfo(relay))
+ * const media = await uploadBlob(file, { server, signer })
  * await group.sendMessage(media.url, { media: [media] })
  */
 export async function uploadBlob(data: Blob | Uint8Array, opts: UploadOptions): Promise<ImetaFields> {

@@ -25,3 +25,48 @@ export function backoffDelay(
   const half = ceiling / 2
   return Math.round(half + random() * half)
 }
+
+/**
+ * The reconnect timer of one connection: one pending attempt at a time, each delay from
+ * {@link backoffDelay}, back to the first delay once a socket opens.
+ *
+ * @example
+ * const again = new Reconnector({ baseMs: 500 }, Math.random)
+ * socket.onclose = () => again.schedule(() => connect())
+ * socket.onopen = () => again.succeeded()
+ */
+export class Reconnector {
+  private attempts = 0
+  private timer: ReturnType<typeof setTimeout> | undefined
+
+  constructor(
+    private readonly opts: BackoffOptions,
+    private readonly random: () => number,
+  ) {}
+
+  /** An attempt is waiting for its delay. */
+  get pending(): boolean {
+    return this.timer !== undefined
+  }
+
+  /** A socket opened: the next loss starts from the first delay again. */
+  succeeded(): void {
+    this.attempts = 0
+  }
+
+  /** Runs `attempt` after the next delay, unless one is already waiting. */
+  schedule(attempt: () => void): void {
+    if (this.timer) return
+    const delay = backoffDelay(this.attempts++, this.opts, this.random)
+    this.timer = setTimeout(() => {
+      this.timer = undefined
+      attempt()
+    }, delay)
+  }
+
+  /** Forgets the waiting attempt (connecting now, or closing). */
+  cancel(): void {
+    clearTimeout(this.timer)
+    this.timer = undefined
+  }
+}

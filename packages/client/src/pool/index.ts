@@ -1,4 +1,5 @@
 export { type BackoffOptions, backoffDelay } from './backoff'
+export type { LivenessOptions, LivenessTimers } from './liveness'
 export { fetchRelayInfo, type RelayInfo, relayKeyOf } from './nip11'
 export {
   type AuthPolicy,

@@ -3,6 +3,7 @@ import type { NostrEvent } from 'nostr-tools/core'
 import type { Filter } from 'nostr-tools/filter'
 import { ClosedError } from '../errors'
 import type { Signer } from '../signers'
+import { defaultWebSocket } from '../socket/websocket'
 import { createVerifier, type Verifier } from '../verify'
 import type { BackoffOptions } from './backoff'
 import {
@@ -12,8 +13,8 @@ import {
   type PublishResult,
   type SubscriptionHandlers,
 } from './connection'
+import type { LivenessOptions } from './liveness'
 import { fetchRelayInfo, type RelayInfo } from './nip11'
-import { importWs } from './node-websocket'
 
 export type { AuthPolicy, AuthState, PublishResult, SubscriptionHandlers } from './connection'
 
@@ -48,6 +49,15 @@ export interface RelayPoolOptions {
   maxConcurrentFetches?: number
   /** Called when a relay's NIP-42 state changes. */
   onAuthState?: (relay: string, state: AuthState) => void
+  /**
+   * How a dead socket is noticed (a network that black-holed, then came back, leaves one open and
+   * silent): a send or REQ unanswered for `quietMs` (3 s) with nothing heard from the relay, or a
+   * link quiet for `idleMs` (29 s), sends a probe REQ for no events; no answer within
+   * `probeTimeoutMs` (5 s) drops the socket and the pool reconnects with its backoff, resuming
+   * every subscription. Inject `now` and `timers` to move its clock in tests. `false`: no probe,
+   * only nostr-tools' ping (29 s, 20 s to answer, then a graceful close that can take 30 s more).
+   */
+  liveness?: LivenessOptions | false
 }
 
 /**
@@ -84,11 +94,7 @@ export class RelayPool {
   }
 
   private websocket(): Promise<typeof WebSocket> {
-    this.wsCtor ??= (async () => {
-      if (typeof globalThis.WebSocket === 'function') return globalThis.WebSocket
-      const mod = await importWs()
-      return mod.WebSocket as unknown as typeof WebSocket
-    })()
+    this.wsCtor ??= defaultWebSocket()
     return this.wsCtor
   }
 
@@ -120,6 +126,7 @@ export class RelayPool {
         eoseTimeout: this.opts.eoseTimeout ?? 8_000,
         authTimeout: Math.min(this.publishTimeout, 10_000),
         onAuthState: this.opts.onAuthState,
+        liveness: this.opts.liveness ?? {},
       })
       this.connections.set(url, conn)
     }
@@ -264,8 +271,8 @@ export class RelayPool {
   }
 
   /**
-   * Drops the socket to a relay as if the network failed; subscriptions resume on reconnect.
-   * Meant for fault-injection tests and "reconnect now" buttons.
+   * Drops the socket to a relay at once, as if the network failed (no closing handshake);
+   * subscriptions resume on reconnect. Meant for fault-injection tests and "reconnect now" buttons.
    */
   disconnect(relay: string): void {
     this.connections.get(normalizeRelayUrl(relay))?.drop()

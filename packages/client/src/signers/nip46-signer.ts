@@ -2,7 +2,7 @@ import type { EventTemplate, NostrEvent, VerifiedEvent } from 'nostr-tools/core'
 import { BUNKER_REGEX, type BunkerPointer, BunkerSigner } from 'nostr-tools/nip46'
 import { AbstractSimplePool } from 'nostr-tools/pool'
 import { generateSecretKey } from 'nostr-tools/pure'
-import { importWs } from '../pool/node-websocket'
+import { defaultWebSocket } from '../socket/websocket'
 import { nobleVerifier, type Verifier } from '../verify'
 import { checkSigned, checkTemplate } from './check-signed'
 import {
@@ -184,11 +184,4 @@ export class Nip46Signer implements Signer {
     await this.remote.close()
     this.pool.destroy()
   }
-}
-
-async function defaultWebSocket(): Promise<typeof WebSocket> {
-  if (typeof globalThis.WebSocket === 'function') return globalThis.WebSocket
-  // Node 20 has no global WebSocket; `ws` is loaded only here, so browser bundles never need it.
-  const mod = await importWs()
-  return mod.WebSocket as unknown as typeof WebSocket
 }

@@ -167,13 +167,14 @@ function checkJoin(event: NostrEvent, g: GroupRecord, ctx: IntakeContext): Verdi
   const pk = event.pubkey
   const code = event.tags.find((t) => t[0] === 'code')?.[1]
   const validCode = policy.invites === 'single-use' && !!code && g.invites.includes(code)
-  if (policy.closedBeforeMember && g.closed && !validCode) return refuse(policy.messages.closedNoCode)
+  const closedRefusal = code ? policy.messages.badCode : policy.messages.closedNoCode
+  if (policy.closedBeforeMember && g.closed && !validCode) return refuse(closedRefusal)
   if (isMember(g, pk)) return refuse(policy.messages.alreadyMember)
   if (policy.rejoin === 'blocked' && g.removed.includes(pk)) return refuse('blocked: you were removed')
   if (policy.rejoin === 'ignore-any-group' && ctx.removedAnywhere(pk))
     return { ok: true, group: g.id, followUps: [] }
   if (g.closed && !validCode) {
-    if (policy.closedJoin === 'refuse') return refuse(policy.messages.closedNoCode)
+    if (policy.closedJoin === 'refuse') return refuse(closedRefusal)
     if (policy.closedJoin === 'pending') return { ok: true, group: g.id, pendingJoin: true, followUps: [] }
     return { ok: true, group: g.id, followUps: [] }
   }

@@ -41,12 +41,13 @@ export async function liveKitHttp(engine: Engine, config: LiveKitConfig): Promis
 /**
  * Signs and stores a group's kind 39004 (`["participant", pubkey]`…), with a `created_at` after the
  * stored one, and sends it to live subscriptions (read like the group's other content: members
- * only in a private group). Nothing for an unknown or deleted group.
+ * only in a private group). Nothing for an unknown or deleted group, nor for one without the
+ * `livekit` flag: a LiveKit server may host rooms of other apps, named like any group here.
  */
 export async function publishParticipants(engine: Engine, groupId: string, pubkeys: string[]): Promise<void> {
   const saved = await engine.store.unit(groupId, async (tx): Promise<NostrEvent | undefined> => {
     const g = await tx.group(groupId)
-    if (!g || g.deleted) return undefined
+    if (!g || g.deleted || !g.livekit) return undefined
     const stored = await tx.latest(39004, engine.pubkey, groupId)
     const event = finalizeEvent(
       {

@@ -9,22 +9,37 @@ import {
   type VerifyEvent,
 } from '@roost/nip29'
 import { type BlobRecord, BlobStore, BlobTooLargeError } from './blob-store'
-import { blobHeaders, byteRange, corsHeaders, extensionFor, typeForExtension, uploadType } from './blob-types'
+import {
+  blobHeaders,
+  byteRange,
+  corsHeaders,
+  destRefusal,
+  extensionFor,
+  typeForExtension,
+  uploadType,
+} from './blob-types'
+import { drainOrDrop, header, overQuota, refuse } from './http-answers'
+import type { UploadQuotas } from './upload-quota'
 
-/** Options of {@link createBlossomHandler}. @example { dir: join(dataDir, 'blobs'), isMember } */
+/** Options of {@link createBlossomHandler}. @example { dir: join(dataDir, 'blobs'), mayUpload } */
 export interface BlossomOptions {
   /** Directory the blobs are stored under (created on first upload). */
   dir: string
   /** Largest accepted blob, in bytes (default 20 MiB). */
   maxBytes?: number
-  /** Whether `pubkey` may upload: the relay passes "is a member of a group here". */
-  isMember: (pubkey: string) => boolean | Promise<boolean>
+  /**
+   * Whether `pubkey` may upload: `true`, or the reason it may not (sent with 403). The relay
+   * passes its `--upload-policy` (`uploadGate`).
+   */
+  mayUpload: (pubkey: string) => true | string | Promise<true | string>
   /**
    * The server's public base URL (`https://relay.example`), used for descriptor URLs and, through
    * its host, for BUD-11 `server` tags. Without it, descriptor URLs use the request's Host header
    * and authorizations limited to a server are refused.
    */
   publicUrl?: string
+  /** Daily upload quotas per key and in total; without them, no quota (the relay passes its own). */
+  quotas?: UploadQuotas
   /** Unix seconds; injectable for tests. */
   clock?: () => number
   /** Signature check (defaults to nostr-tools). */
@@ -44,20 +59,23 @@ const LIST_PATH = /^\/list\/([0-9a-f]{64})$/
  * A Blossom server (BUD-01 retrieval, BUD-02 upload) as one HTTP handler for the relay's port:
  *
  * - `PUT /upload` with `Authorization: Nostr <kind 24242, t=upload, x=sha256, expiration>` from a
- *   key `isMember` accepts; the body is stored by its SHA-256 (which the authorization must name)
+ *   key `mayUpload` accepts; the body is stored by its SHA-256 (which the authorization must name)
  *   up to `maxBytes`; answers the BUD-02 blob descriptor. `HEAD /upload` runs the same checks on
  *   `X-SHA-256` / `X-Content-Length` / `X-Content-Type` first (BUD-06).
  * - `DELETE /<sha256>` with a `t=delete` authorization naming it, by one of its uploaders: that
  *   uploader lets go; the blob is deleted once no uploader holds it (members or not).
  * - `GET /list/<pubkey>[?since&until]` with a `t=list` authorization by that key: its uploads'
  *   descriptors, newest first (only to the owner: a list tells which files someone shared).
- * - `GET` / `HEAD /<sha256>[.ext]`: the blob with its type and safety headers; one `Range` (206).
+ * - `GET` / `HEAD /<sha256>[.ext]`: the blob with its type (never a script or style type) and
+ *   safety headers; one `Range` (206). A browser load as a script, worker or style is refused (403,
+ *   from `Sec-Fetch-Dest`).
  * - `OPTIONS` on those paths: CORS preflight.
  *
- * Refusals carry a status (400, 401, 403, 404, 411, 413) and an `X-Reason` header.
+ * Refusals carry a status (400, 401, 403, 404, 411, 413, 429 over a daily quota with `Retry-After`)
+ * and an `X-Reason` header.
  *
  * @example
- * const blossom = createBlossomHandler({ dir: join(dataDir, 'blobs'), isMember: (pk) => store.isMemberAnywhere(pk) })
+ * const blossom = createBlossomHandler({ dir: join(dataDir, 'blobs'), mayUpload: (pk) => staff.has(pk) || 'staff only' })
  * http.createServer(async (req, res) => { if (!(await blossom(req, res))) next(req, res) })
  */
 export function createBlossomHandler(options: BlossomOptions): HttpHandler {
@@ -102,9 +120,12 @@ export function createBlossomHandler(options: BlossomOptions): HttpHandler {
       refuse(res, 401, check.reason)
       return undefined
     }
-    if (verb === 'upload' && !(await options.isMember(check.pubkey))) {
-      refuse(res, 403, 'uploads are for members of a group on this relay')
-      return undefined
+    if (verb === 'upload') {
+      const allowed = await options.mayUpload(check.pubkey)
+      if (allowed !== true) {
+        refuse(res, 403, allowed)
+        return undefined
+      }
     }
     return event
   }
@@ -125,13 +146,29 @@ export function createBlossomHandler(options: BlossomOptions): HttpHandler {
     if (tooBig !== undefined) return refuse(res, ...tooBig, true)
     const event = await authorize(req, res, claimed)
     if (event === undefined) return drainOrDrop(req)
+    const declared = header(req, 'content-length')
+    const size = declared === undefined ? undefined : Number(declared)
+    const taken = options.quotas?.take(event.pubkey, size)
+    if (taken !== undefined && 'reason' in taken) {
+      overQuota(res, taken)
+      return drainOrDrop(req)
+    }
+    const ticket = taken?.ticket
+    const limit = Math.min(maxBytes, ticket?.limit ?? maxBytes)
     let received: Awaited<ReturnType<BlobStore['receive']>>
     try {
-      received = await store.receive(req, maxBytes)
+      received = await store.receive(req, limit)
     } catch (err) {
-      if (err instanceof BlobTooLargeError) return refuse(res, 413, err.message, true)
+      ticket?.release()
+      // An undeclared body that outgrew what the quotas left is over quota, not too large.
+      const quota = limit < maxBytes ? options.quotas?.check(event.pubkey, limit + 1) : undefined
+      if (err instanceof BlobTooLargeError && quota !== undefined) return overQuota(res, quota, true)
+      if (err instanceof BlobTooLargeError)
+        return refuse(res, 413, `blob larger than ${maxBytes} bytes`, true)
       return refuse(res, 400, 'upload interrupted', true)
     }
+    // A body received in full counts, stored or not.
+    ticket?.settle(received.size)
     if (claimed !== undefined && received.sha256 !== claimed) {
       await received.discard()
       return refuse(res, 400, 'the body does not match X-SHA-256')
@@ -149,9 +186,13 @@ export function createBlossomHandler(options: BlossomOptions): HttpHandler {
     const sha256 = header(req, 'x-sha-256')
     if (sha256 === undefined || !isHex64(sha256))
       return refuse(res, 400, 'X-SHA-256 must be 64 lowercase hex')
-    const tooBig = sizeRefusal(header(req, 'x-content-length'), true)
+    const declared = header(req, 'x-content-length')
+    const tooBig = sizeRefusal(declared, true)
     if (tooBig !== undefined) return refuse(res, ...tooBig)
-    if ((await authorize(req, res, sha256)) === undefined) return
+    const event = await authorize(req, res, sha256)
+    if (event === undefined) return
+    const quota = options.quotas?.check(event.pubkey, Number(declared))
+    if (quota !== undefined) return overQuota(res, quota)
     res.writeHead(200, corsHeaders())
     res.end()
   }
@@ -191,6 +232,8 @@ export function createBlossomHandler(options: BlossomOptions): HttpHandler {
     sha256: string,
     ext: string | undefined,
   ) {
+    const refusal = destRefusal(req.headers['sec-fetch-dest'])
+    if (refusal !== undefined) return refuse(res, 403, refusal)
     const record = await store.get(sha256)
     if (record === undefined) return refuse(res, 404, 'blob not found')
     const byExt = ext === undefined ? undefined : typeForExtension(ext)
@@ -238,31 +281,4 @@ export function createBlossomHandler(options: BlossomOptions): HttpHandler {
     }
     return true
   }
-}
-
-/**
- * After a refusal: a body of declared (and allowed) length is read and dropped so the client sees
- * the answer; a body of unknown length is not read at all, the connection is closed instead.
- */
-function drainOrDrop(req: IncomingMessage): void {
-  if (req.headers['content-length'] !== undefined) req.resume()
-  else req.destroy()
-}
-
-function header(req: IncomingMessage, name: string): string | undefined {
-  const v = req.headers[name]
-  return typeof v === 'string' ? v.trim() : undefined
-}
-
-/** Answers with a status, a reason in `X-Reason` and the body; `close` drops an unread body. */
-function refuse(res: ServerResponse, status: number, reason: string, close = false): void {
-  if (res.headersSent) return
-  const headers: Record<string, string> = {
-    'Content-Type': 'text/plain; charset=utf-8',
-    'X-Reason': reason.replace(/[^\x20-\x7e]/g, '?'),
-    ...corsHeaders(),
-  }
-  if (close) headers.Connection = 'close'
-  res.writeHead(status, headers)
-  res.end(reason)
 }

@@ -6,6 +6,7 @@ import type { GroupRecord } from '../groups/record'
 import { groupColumn, isAddressable, isReplaceable } from './database'
 import { allLists, dropListed, putListed } from './lists-pg'
 import { migrate } from './migrate'
+import { Delivered, FanoutListener, SAMPLE_MS } from './pg-fanout'
 import type {
   EventStore,
   InsertResult,
@@ -111,18 +112,29 @@ export class PostgresStore implements EventStore {
   /** Notifications are handled one after another, in the order they arrive. */
   private inbox: Promise<void> = Promise.resolve()
   private closed = false
-  private listening = false
   private sweep: NodeJS.Timeout | undefined
   /** The connection that LISTENs (outside the pool), replaced when it drops. */
-  private listener: pg.Client | undefined
-  private relisten: NodeJS.Timeout | undefined
+  private readonly listener: FanoutListener
+  /** What was handed to this process's subscriptions lately, and where a catch-up starts. */
+  private readonly delivered: Delivered
+  private sampler: NodeJS.Timeout | undefined
+  /** A catch-up is queued or running: the catch-up floor stays where it is. */
+  private catchingUp = false
 
   private constructor(
     readonly pool: pg.Pool,
-    private readonly url: string,
+    url: string,
     private readonly relayKey: () => string,
     private readonly log: (line: string) => void,
-  ) {}
+  ) {
+    this.listener = new FanoutListener(
+      { connectionString: url, application_name: 'roost-relay', types },
+      FANOUT_CHANNEL,
+      { heard: (payload) => this.heard(payload), resuming: (listening) => this.resuming(listening) },
+      log,
+    )
+    this.delivered = new Delivered(pool)
+  }
 
   /** Connects, applies pending migrations, starts listening, then loads the group records. */
   static async open(
@@ -141,9 +153,16 @@ export class PostgresStore implements EventStore {
     try {
       await migrate(pool)
       const store = new PostgresStore(pool, url, relayKey, opts.log ?? (() => {}))
-      await store.listen()
-      store.listening = true
-      await store.loadGroups()
+      try {
+        await store.listener.start()
+        await store.delivered.sample(() => true)
+        await store.loadGroups()
+      } catch (err) {
+        await store.listener.close()
+        throw err
+      }
+      store.sampler = setInterval(() => store.sample(), SAMPLE_MS)
+      store.sampler.unref()
       store.sweep = setInterval(() => {
         pool.query("DELETE FROM fanout WHERE at < now() - interval '5 minutes'").catch(() => {})
       }, 60_000)
@@ -153,43 +172,6 @@ export class PostgresStore implements EventStore {
       await pool.end()
       throw err
     }
-  }
-
-  /** Opens the LISTEN connection; when it drops, {@link lost} opens another. */
-  private async listen(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.url, application_name: 'roost-relay', types })
-    this.listener = client
-    client.on('error', () => this.lost(client))
-    client.on('end', () => this.lost(client))
-    client.on('notification', (n) => {
-      if (n.channel === FANOUT_CHANNEL && n.payload !== undefined) this.heard(n.payload)
-    })
-    try {
-      await client.connect()
-      await client.query(`LISTEN ${FANOUT_CHANNEL}`)
-    } catch (err) {
-      if (this.listener === client) this.listener = undefined
-      client.end().catch(ignore)
-      throw err
-    }
-  }
-
-  /** The LISTEN connection dropped (a database restart): reconnect every half second until it holds. */
-  private lost(client: pg.Client): void {
-    if (this.listener !== client) return
-    this.listener = undefined
-    client.end().catch(ignore)
-    this.retryListen()
-  }
-
-  private retryListen(): void {
-    if (this.closed) return
-    this.relisten = setTimeout(() => {
-      this.listen().then(
-        () => this.relistened(),
-        () => this.retryListen(),
-      )
-    }, 500)
   }
 
   unit<T>(
@@ -287,8 +269,9 @@ export class PostgresStore implements EventStore {
     await q.query('SELECT pg_notify($1, $2)', [FANOUT_CHANNEL, payload])
   }
 
-  /** A unit committed: its records become this process's view. */
+  /** A unit committed: its records become this process's view (its events went out at its commit). */
   private committed(tx: PgTransaction): void {
+    for (const event of tx.events) this.delivered.first(event.id)
     for (const [id, entry] of tx.overlay) {
       const known = this.records.get(id)
       if (entry.g === null) {
@@ -318,16 +301,10 @@ export class PostgresStore implements EventStore {
       .map(([id]) => id)
     if (stale.length > 0) await this.loadGroups(stale)
     if (msg.l) this.listsChanged()
-    for (const event of msg.e ?? []) for (const l of this.listeners) l(event)
+    this.deliver(msg.e ?? [])
   }
 
-  /** The listener reconnected (after a database restart): notifications may have been missed. */
-  private relistened(): void {
-    if (!this.listening) return
-    this.inbox = this.inbox.then(() => this.loadGroups()).catch(() => {})
-    this.listsChanged()
-  }
-
+  /** Tells the list listeners to read the operator's lists again. */
   private listsChanged(): void {
     for (const l of this.listListeners) {
       try {
@@ -336,6 +313,56 @@ export class PostgresStore implements EventStore {
         this.log(`fan-out: ${(err as Error).message}`)
       }
     }
+  }
+
+  /** Hands events to the live subscriptions, each once. */
+  private deliver(events: readonly NostrEvent[]): void {
+    for (const event of events) {
+      if (!this.delivered.first(event.id)) continue
+      for (const l of this.listeners) l(event)
+    }
+  }
+
+  /**
+   * The listener is about to LISTEN again after its connection dropped (a database restart, a
+   * network fault): whatever committed meanwhile was announced to no one here. Before the new
+   * connection's notifications, the inbox reloads the group records and hands out the stored events
+   * past the catch-up floor that were not handed out yet (ephemeral events, never stored, are gone).
+   * A catch-up that fails is tried again until it succeeds or the connection drops again.
+   */
+  private resuming(listening: Promise<void>): void {
+    this.catchingUp = true
+    const epoch = this.listener.epoch
+    const catchUp = async (): Promise<void> => {
+      for (;;) {
+        if (this.closed || this.listener.epoch !== epoch) return
+        try {
+          await this.loadGroups()
+          // A change of the operator's lists may have been missed too.
+          this.listsChanged()
+          for await (const page of this.delivered.missed()) this.deliver(page)
+          return
+        } catch (err) {
+          this.log(`fan-out catch-up: ${(err as Error).message}`)
+          await new Promise((resolve) => setTimeout(resolve, SAMPLE_MS / 10))
+        }
+      }
+    }
+    this.inbox = this.inbox
+      .then(() => listening)
+      .then(catchUp, () => {})
+      .finally(() => {
+        if (this.listener.epoch === epoch) this.catchingUp = false
+      })
+      .catch((err) => this.log(`fan-out: ${(err as Error).message}`))
+  }
+
+  /** Moves the catch-up floor while the listener holds (and no catch-up is pending). */
+  private sample(): void {
+    const epoch = this.listener.epoch
+    const steady = () => this.listener.up && this.listener.epoch === epoch && !this.catchingUp
+    if (this.closed || !steady()) return
+    this.delivered.sample(steady).catch(() => {})
   }
 
   /** Loads committed records (all, or the given ids) into this process's view. */
@@ -427,12 +454,11 @@ export class PostgresStore implements EventStore {
     if (this.closed) return
     this.closed = true
     clearInterval(this.sweep)
+    clearInterval(this.sampler)
     await Promise.allSettled([...this.running])
+    // The listener first: a catch-up waiting for its LISTEN ends with it.
+    await this.listener.close()
     await this.inbox
-    clearTimeout(this.relisten)
-    const listener = this.listener
-    this.listener = undefined
-    await listener?.end().catch(() => {})
     await this.pool.end()
   }
 }
