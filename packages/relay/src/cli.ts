@@ -7,7 +7,13 @@ import { isPostgresUrl, redactDbUrl } from './store/db-url'
 
 export { type CliParse, parseCli, USAGE } from './cli-args'
 
-/** Runs the CLI: starts the relay, prints where it listens, closes cleanly on SIGINT/SIGTERM. */
+/** How long SIGTERM or SIGINT gives the relay to close cleanly before the process exits 1, ms. */
+const STOP_MS = 5_000
+
+/**
+ * Runs the CLI: starts the relay, prints where it listens, closes cleanly on SIGINT/SIGTERM (exit 0,
+ * or 1 when closing takes more than 5 s), or runs `roost-relay admin …`.
+ */
 export async function main(argv: string[]): Promise<void> {
   if (argv[0] === 'admin') {
     const { adminMain } = await import('./nip86/admin-command')
@@ -60,10 +66,28 @@ export async function main(argv: string[]): Promise<void> {
   }
   let stopping = false
   const stop = (signal: string) => {
-    if (stopping) return
+    if (stopping) {
+      // A second signal: the operator does not want to wait.
+      process.stderr.write(`roost-relay: ${signal} again, exiting now\n`)
+      process.exit(1)
+    }
     stopping = true
     process.stdout.write(`roost-relay: ${signal}, closing\n`)
-    relay.close().then(() => process.exit(0))
+    // Answer what was received, commit, say CLOSED, close: within STOP_MS, or exit 1 saying so.
+    const deadline = setTimeout(() => {
+      process.stderr.write(`roost-relay: not closed within ${STOP_MS / 1000} s, exiting\n`)
+      process.exit(1)
+    }, STOP_MS)
+    relay.close().then(
+      () => {
+        clearTimeout(deadline)
+        process.exit(0)
+      },
+      (err: unknown) => {
+        process.stderr.write(`roost-relay: closing failed: ${(err as Error).stack ?? err}\n`)
+        process.exit(1)
+      },
+    )
   }
   process.on('SIGINT', () => stop('SIGINT'))
   process.on('SIGTERM', () => stop('SIGTERM'))

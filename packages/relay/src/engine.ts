@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http'
 import type { EventTemplate, Filter, NostrEvent } from 'nostr-tools'
 import { getPublicKey } from 'nostr-tools/pure'
 import type { WebSocket } from 'ws'
+import { enforceBans } from './ban-enforcement'
 import { Bans } from './bans'
 import { clientAddress } from './client-address'
 import { Connection, heartbeat } from './connection'
@@ -43,6 +44,8 @@ export class Engine {
   private readonly ips = new Map<Connection, string>()
   /** Counters for `/metrics`. */
   readonly metrics = new Metrics()
+  /** Set when the relay starts closing: new WebSockets are turned away. */
+  closing = false
   readonly query: QuerySide
   readonly intake: Intake
   /** The relay's public URL (AUTH `relay` tags name it). */
@@ -60,7 +63,7 @@ export class Engine {
   ) {
     this.query = new QuerySide(ctx)
     this.intake = new Intake(ctx)
-    ctx.bans.onChange(() => this.enforceBans())
+    ctx.bans.onChange(() => enforceBans(this.connections, (c) => this.ips.get(c), ctx.bans, ctx.log))
   }
 
   /** Opens the store, loads or makes the keys, and settles the options. */
@@ -151,6 +154,10 @@ export class Engine {
   /** Takes over a new WebSocket, or refuses it (NOTICE, then close) past the connection caps. */
   attach(ws: WebSocket, req: IncomingMessage): void {
     const { limits, log } = this.ctx
+    if (this.closing) {
+      ws.close(1001, 'shutting down')
+      return
+    }
     const ip = this.clientIp(req)
     const fromIp = this.perIp.get(ip) ?? 0
     const refusal = this.ctx.bans.ipBlocked(ip)
@@ -191,26 +198,6 @@ export class Engine {
       else this.perIp.delete(ip)
       log(`disconnect ${conn.remote}`)
     })
-  }
-
-  /**
-   * After the operator's lists changed: closes connections from a blocked address and those
-   * authenticated as a banned key (a banned key's subscriptions end with its connection).
-   */
-  private enforceBans(): void {
-    const { bans } = this.ctx
-    for (const conn of this.connections) {
-      const key = [...conn.authed].find((pk) => bans.isBanned(pk))
-      const reason = key
-        ? 'blocked: you are banned from this relay'
-        : bans.ipBlocked(this.ips.get(conn) ?? '')
-          ? 'blocked: your address is blocked'
-          : undefined
-      if (!reason) continue
-      this.ctx.log(`banned ${conn.remote}${key ? ` ${key}` : ''}: closing`)
-      conn.send(['NOTICE', reason])
-      conn.ws.close(1008, reason)
-    }
   }
 
   /** Pings every connection; drops those that missed the previous ping. */

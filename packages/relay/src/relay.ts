@@ -17,6 +17,7 @@ import { settleUploadQuota } from './media/upload-quota'
 import { operatorHttp } from './operator-http'
 import { loadOptional } from './optional'
 import type { RelayOptions } from './options'
+import { closeRelay } from './shutdown'
 
 /** How often connections are pinged, seconds; one missed pong closes them. */
 const HEARTBEAT_S = 30
@@ -100,19 +101,7 @@ export async function startRelay(opts: RelayOptions = {}): Promise<RelayHandle> 
     createGroup: (o) => createGroup(engine, o),
     createInvite: (id, code) => createInvite(engine, id, code),
     close: () => {
-      closing ??= new Promise<void>((resolve) => {
-        clearInterval(heartbeat)
-        for (const c of engine.connections) c.ws.terminate()
-        wss.close(() => {
-          server.close(() => {
-            media
-              .close()
-              .then(() => engine.close())
-              .then(resolve, resolve)
-          })
-          server.closeAllConnections()
-        })
-      })
+      closing ??= closeRelay({ engine, server, wss, media, heartbeat })
       return closing
     },
     ...(demo && { demo }),

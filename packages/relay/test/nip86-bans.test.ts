@@ -11,7 +11,7 @@ import { blossomAuthTemplate, encodeAuthHeader, httpAuthTemplate, livekitTokenUr
 import { finalizeEvent } from 'nostr-tools/pure'
 import { describe, expect, it } from 'vitest'
 import { connect, h, publish, RawClient, relay, fetch as req, user } from './helpers'
-import { call, httpOf, setup } from './nip86-helpers'
+import { call, setup } from './nip86-helpers'
 
 describe('a banned key is refused everywhere', () => {
   it('refuses its EVENT and its AUTH, so its REQ of a private group is refused; its open connection is closed', async () => {

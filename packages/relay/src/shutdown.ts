@@ -1,0 +1,60 @@
+import type { Server } from 'node:http'
+import type { WebSocketServer } from 'ws'
+import { SHUTTING_DOWN } from './connection'
+import type { Engine } from './engine'
+
+/** How long closing sockets get to finish their closing handshake before they are cut, ms. */
+const GOODBYE_MS = 1000
+
+/** What a running relay is made of, for {@link closeRelay}. */
+export interface RelayParts {
+  engine: Engine
+  server: Server
+  wss: WebSocketServer
+  /** The media server (Blossom on its own port). */
+  media: { close(): Promise<void> }
+  heartbeat: NodeJS.Timeout
+}
+
+/**
+ * Closes a relay, in order, and always settles:
+ *
+ * 1. stops accepting: no new connection, WebSocket or upload (`/healthz` answers 503 meanwhile);
+ * 2. answers every frame already received: each EVENT gets its OK after its unit committed (a REQ
+ *    among them gets CLOSED), nothing more is read;
+ * 3. ends every subscription with `CLOSED "error: shutting down"` and closes each socket (1001),
+ *    cutting those that do not finish the closing handshake within a second;
+ * 4. stops the media server, the signature-check threads and the store (its checkpoint thread).
+ *
+ * @example
+ * await closeRelay({ engine, server, wss, media, heartbeat })
+ */
+export async function closeRelay(parts: RelayParts): Promise<void> {
+  const { engine, server, wss, media, heartbeat } = parts
+  clearInterval(heartbeat)
+  engine.closing = true
+  wss.close()
+  const stopped = new Promise<void>((resolve) => server.close(() => resolve()))
+  server.closeIdleConnections()
+  const mediaClosed = media.close()
+  const conns = [...engine.connections]
+  await Promise.all(conns.map((c) => c.settle().catch(() => {})))
+  const gone = Promise.all(
+    conns.map(
+      (c) =>
+        new Promise<void>((resolve) => {
+          if (c.ws.readyState === c.ws.CLOSED) resolve()
+          else c.ws.once('close', () => resolve())
+        }),
+    ),
+  )
+  for (const c of conns) c.farewell(SHUTTING_DOWN)
+  let timer: NodeJS.Timeout | undefined
+  await Promise.race([gone, new Promise((resolve) => (timer = setTimeout(resolve, GOODBYE_MS)))])
+  clearTimeout(timer)
+  for (const c of conns) c.ws.terminate()
+  server.closeAllConnections()
+  await mediaClosed.catch(() => {})
+  await engine.close()
+  await stopped
+}
