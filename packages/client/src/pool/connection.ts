@@ -185,6 +185,9 @@ export class Connection {
 
   private async relayClosed(sub: LogicalSub, reason: string): Promise<void> {
     if (sub.done) return
+    // A relay shutting down ends its subscriptions before its socket (a restart, a rolling deploy
+    // behind a load balancer): this one resumes on the next connection, like any dropped socket.
+    if (reason.startsWith('error: shutting down')) return
     if (reason.startsWith('auth-required:') && !sub.authRetried) {
       sub.authRetried = true
       if (await this.authenticate()) {
