@@ -1,4 +1,4 @@
-import type { ListEntry, ListName } from './store/store'
+import type { EventStore, ListEntry, ListName } from './store/store'
 
 /** The relay's name, description and icon as the operator set them (NIP-86 `changerelay*`). */
 export interface RelayInfoOverrides {
@@ -115,6 +115,26 @@ export class Bans {
   private changed(): void {
     for (const l of this.listeners) l()
   }
+}
+
+/**
+ * Keeps `bans` current with the store: when another process changed the lists (or the fan-out
+ * reconnected), reads them again, keeping only the newest read when several overlap.
+ *
+ * @example
+ * followLists(store, bans, log)
+ */
+export function followLists(store: EventStore, bans: Bans, log: (line: string) => void): void {
+  let reads = 0
+  store.onListsChanged(() => {
+    const mine = ++reads
+    store.lists().then(
+      (entries) => {
+        if (mine === reads) bans.load(entries)
+      },
+      (err) => log(`error reading the operator's lists: ${(err as Error).message}`),
+    )
+  })
 }
 
 /**

@@ -50,6 +50,8 @@ export class Connection implements Peer {
   private running: Promise<void> | undefined
   /** The relay is closing: nothing more is read, REQs are refused, the socket closes after the answers. */
   private closing = false
+  /** While closing, EVENTs still queued past this moment (`performance.now()`) are refused, not stored. */
+  private closeBy = Number.POSITIVE_INFINITY
   private corked = false
   /** Output waiting behind a reply not yet ready; undefined when output can go at once. */
   private outTail: Promise<void> | undefined
@@ -121,10 +123,14 @@ export class Connection implements Peer {
 
   /**
    * The relay is closing: stops reading the socket and resolves once every frame already received
-   * is handled and its answer written (an EVENT's OK after its commit). A REQ among them is refused.
+   * is handled and its answer written (an EVENT's OK after its commit). A REQ among them is refused;
+   * an EVENT not stored `budgetMs` from now (still queued here, or waiting for its turn in the store)
+   * gets `OK false "error: shutting down"`, so a flood cannot hold the close for longer than that
+   * and the units already running.
    */
-  async settle(): Promise<void> {
+  async settle(budgetMs: number): Promise<void> {
     this.closing = true
+    this.closeBy = performance.now() + budgetMs
     this.ws.pause()
     while (this.open) {
       if (this.running) await this.running
@@ -135,6 +141,11 @@ export class Connection implements Peer {
       else if (this.outTail) await this.outTail
       else return
     }
+  }
+
+  /** Closing, and past the time EVENTs still go to storage: what is not stored yet is refused. */
+  get shuttingDown(): boolean {
+    return this.closing && performance.now() > this.closeBy
   }
 
   /** After {@link settle}: ends every subscription with a CLOSED, then closes the socket (1001, going away). */
@@ -242,9 +253,10 @@ export class Connection implements Peer {
       return
     }
     const m = parsed.message
-    if (m.type === 'EVENT')
-      await this.handlers.event(this, m.event, admission ?? this.handlers.admit(this, m.event))
-    else if (m.type === 'REQ') {
+    if (m.type === 'EVENT') {
+      if (this.shuttingDown) this.send(['OK', m.event.id, false, SHUTTING_DOWN])
+      else await this.handlers.event(this, m.event, admission ?? this.handlers.admit(this, m.event))
+    } else if (m.type === 'REQ') {
       if (this.closing) this.send(['CLOSED', m.subId, SHUTTING_DOWN])
       else await this.handlers.req(this, m.subId, m.filters)
     } else if (m.type === 'CLOSE') this.handlers.close(this, m.subId)

@@ -64,6 +64,8 @@ export interface Peer {
   send(message: unknown[]): void
   /** Asks the client to authenticate (`["AUTH", challenge]`). */
   requestAuth(): void
+  /** True once the relay is closing and no more of this peer's EVENTs go to storage. */
+  readonly shuttingDown?: boolean
 }
 
 /** One open subscription. */

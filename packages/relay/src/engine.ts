@@ -3,7 +3,7 @@ import type { EventTemplate, Filter, NostrEvent } from 'nostr-tools'
 import { getPublicKey } from 'nostr-tools/pure'
 import type { WebSocket } from 'ws'
 import { enforceBans } from './ban-enforcement'
-import { Bans } from './bans'
+import { Bans, followLists } from './bans'
 import { clientAddress } from './client-address'
 import { Connection, heartbeat } from './connection'
 import type { Admission, RelayContext } from './context'
@@ -107,18 +107,7 @@ export class Engine {
     }
     engine = new Engine(ctx, opts, pool, admins, proxies)
     store.onRemote((event) => engine.broadcast([event]))
-    // Another process changed the lists (or the fan-out reconnected): read them again, keeping
-    // only the newest read when several overlap.
-    let reads = 0
-    store.onListsChanged(() => {
-      const mine = ++reads
-      store.lists().then(
-        (entries) => {
-          if (mine === reads) bans.load(entries)
-        },
-        (err) => ctx.log(`error reading the operator's lists: ${(err as Error).message}`),
-      )
-    })
+    followLists(store, bans, ctx.log)
     return engine
   }
 

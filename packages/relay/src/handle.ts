@@ -46,8 +46,9 @@ export interface RelayHandle {
   ownerPubkey: string
   /**
    * Closes cleanly, in order, and always settles: stops accepting connections, answers every EVENT
-   * already received (after its commit), ends each subscription with `CLOSED "error: shutting
-   * down"`, closes the sockets, then the media server, the worker threads and the database.
+   * already received (after its commit; one not stored within a second gets `OK false "error:
+   * shutting down"`), ends each subscription with `CLOSED "error: shutting down"`, closes the
+   * sockets, then the media server, the worker threads and the database.
    */
   close(): Promise<void>
   /** A snapshot of a group's state, or undefined when there is no such group. */

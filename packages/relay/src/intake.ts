@@ -82,6 +82,8 @@ export class Intake {
     const outcome = this.ctx.store.unit(
       groupOf(event),
       async (tx) => {
+        // Its turn came after the relay's close stopped taking EVENTs (see Connection.settle).
+        if (sender.shuttingDown) return { reply: refuse('error: shutting down'), accepted: [] }
         const batch: Batch = { tx, out: [], touched: new Set() }
         const reply = await this.decide(batch, sender, event)
         return { reply, accepted: batch.out }

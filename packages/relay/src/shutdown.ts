@@ -4,7 +4,14 @@ import { SHUTTING_DOWN } from './connection'
 import type { Engine } from './engine'
 
 /** How long closing sockets get to finish their closing handshake before they are cut, ms. */
-const GOODBYE_MS = 1000
+const GOODBYE_MS = 500
+/**
+ * How long, from the start of a close, EVENTs already received still go to storage; those not
+ * stored by then (queued on their connection, or waiting for their turn in the store) are answered
+ * `OK false "error: shutting down"` (the Roost client sends them again on its next connection).
+ * Bounds a close under a flood to this plus the units already running.
+ */
+const SETTLE_MS = 1000
 
 /** What a running relay is made of, for {@link closeRelay}. */
 export interface RelayParts {
@@ -20,10 +27,11 @@ export interface RelayParts {
  * Closes a relay, in order, and always settles:
  *
  * 1. stops accepting: no new connection, WebSocket or upload (`/healthz` answers 503 meanwhile);
- * 2. answers every frame already received: each EVENT gets its OK after its unit committed (a REQ
- *    among them gets CLOSED), nothing more is read;
+ * 2. answers every frame already received, reading no more: each EVENT gets its OK after its unit
+ *    committed (a REQ among them gets CLOSED; an EVENT not stored within a second gets
+ *    `OK false "error: shutting down"`);
  * 3. ends every subscription with `CLOSED "error: shutting down"` and closes each socket (1001),
- *    cutting those that do not finish the closing handshake within a second;
+ *    cutting those that do not finish the closing handshake within half a second;
  * 4. stops the media server, the signature-check threads and the store (its checkpoint thread).
  *
  * @example
@@ -31,6 +39,8 @@ export interface RelayParts {
  */
 export async function closeRelay(parts: RelayParts): Promise<void> {
   const { engine, server, wss, media, heartbeat } = parts
+  const started = performance.now()
+  const since = () => `${Math.round(performance.now() - started)} ms`
   clearInterval(heartbeat)
   engine.closing = true
   wss.close()
@@ -38,7 +48,9 @@ export async function closeRelay(parts: RelayParts): Promise<void> {
   server.closeIdleConnections()
   const mediaClosed = media.close()
   const conns = [...engine.connections]
-  await Promise.all(conns.map((c) => c.settle().catch(() => {})))
+  engine.ctx.log(`closing: no new connections; answering what ${conns.length} connections sent`)
+  await Promise.all(conns.map((c) => c.settle(SETTLE_MS).catch(() => {})))
+  engine.ctx.log(`closing: answered and committed after ${since()}; ending subscriptions`)
   const gone = Promise.all(
     conns.map(
       (c) =>
@@ -57,4 +69,5 @@ export async function closeRelay(parts: RelayParts): Promise<void> {
   await mediaClosed.catch(() => {})
   await engine.close()
   await stopped
+  engine.ctx.log(`closed after ${since()}`)
 }
