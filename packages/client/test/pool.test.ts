@@ -4,6 +4,7 @@ import { finalizeEvent, generateSecretKey } from 'nostr-tools/pure'
 import { afterEach, describe, expect, it } from 'vitest'
 import { WebSocket } from 'ws'
 import { ClosedError, LocalSigner, nobleVerifier, RelayPool, type RelayPoolOptions } from '../src'
+import { startFakeRelay } from './fake-relay'
 import { Harness, recordingWebSocket, type WireLog } from './helpers'
 
 const h = new Harness()
@@ -127,6 +128,16 @@ describe('RelayPool', () => {
     await until(() => events.length === 2)
     expect(events.map((e) => e.content)).toEqual(['before', 'after'])
     expect(closed).toEqual([])
+  })
+
+  it('an EVENT refused with "error: shutting down" goes again, once that socket closed, on the next one', async () => {
+    let answered = 0
+    const fake = await startFakeRelay({ onEvent: () => (answered++ === 0 ? 'shutting-down' : 'ok') })
+    h.defer(() => fake.close())
+    const e = finalizeEvent({ kind: 1, created_at: now(), tags: [], content: 'x' }, generateSecretKey())
+    const [r] = await pool().publish([fake.url], e)
+    expect(r).toMatchObject({ ok: true })
+    expect(fake.events.map((x) => x.id)).toEqual([e.id, e.id])
   })
 
   it('never delivers an event whose signature does not verify', async () => {
