@@ -148,11 +148,16 @@ export class Connection implements Peer {
     return this.closing && performance.now() > this.closeBy
   }
 
-  /** After {@link settle}: ends every subscription with a CLOSED, then closes the socket (1001, going away). */
+  /**
+   * After {@link settle}: ends every subscription with a CLOSED, then closes the socket (1001, going
+   * away). Reading resumes, so the client's closing frame is heard and the socket ends with a FIN: a
+   * socket closed with unread input would be reset, and what was sent last (the CLOSEDs) lost.
+   */
   farewell(reason: string): void {
     for (const subId of this.subs.keys()) this.send(['CLOSED', subId, reason])
     this.subs.clear()
     if (this.open) this.ws.close(1001, reason.slice(0, 120))
+    this.ws.resume()
   }
 
   get buffered(): number {

@@ -1,10 +1,12 @@
 import type { Server } from 'node:http'
-import type { WebSocketServer } from 'ws'
+import type { WebSocket, WebSocketServer } from 'ws'
 import { SHUTTING_DOWN } from './connection'
 import type { Engine } from './engine'
 
-/** How long closing sockets get to finish their closing handshake before they are cut, ms. */
+/** How long closing sockets get to finish their closing handshake before they are ended, ms. */
 const GOODBYE_MS = 500
+/** How long, at most, an ended socket may take to deliver what was sent to it before it is cut, ms. */
+const FLUSH_MS = 2500
 /**
  * How long, from the start of a close, EVENTs already received still go to storage; those not
  * stored by then (queued on their connection, or waiting for their turn in the store) are answered
@@ -31,7 +33,8 @@ export interface RelayParts {
  *    committed (a REQ among them gets CLOSED; an EVENT not stored within a second gets
  *    `OK false "error: shutting down"`);
  * 3. ends every subscription with `CLOSED "error: shutting down"` and closes each socket (1001),
- *    cutting those that do not finish the closing handshake within half a second;
+ *    ending those that do not finish the closing handshake within half a second (their output still
+ *    goes out) and cutting what is still open 2.5 s after the farewell;
  * 4. stops the media server, the signature-check threads and the store (its checkpoint thread).
  *
  * @example
@@ -61,13 +64,28 @@ export async function closeRelay(parts: RelayParts): Promise<void> {
     ),
   )
   for (const c of conns) c.farewell(SHUTTING_DOWN)
-  let timer: NodeJS.Timeout | undefined
-  await Promise.race([gone, new Promise((resolve) => (timer = setTimeout(resolve, GOODBYE_MS)))])
-  clearTimeout(timer)
-  for (const c of conns) c.ws.terminate()
-  server.closeAllConnections()
+  await within(gone, GOODBYE_MS)
+  // A client that has not answered the closing frame yet may still be reading what was sent before
+  // it: its socket is ended, not reset, so that output (the CLOSEDs) still reaches it, while the
+  // threads and the store close; a socket still open after FLUSH_MS is cut.
+  for (const c of conns) if (c.ws.readyState !== c.ws.CLOSED) endSocket(c.ws)
   await mediaClosed.catch(() => {})
   await engine.close()
+  await within(gone, FLUSH_MS - GOODBYE_MS)
+  for (const c of conns) c.ws.terminate()
+  server.closeAllConnections()
   await stopped
   engine.ctx.log(`closed after ${since()}`)
+}
+
+/** Resolves when `p` does or after `ms`, whichever comes first. */
+async function within(p: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined
+  await Promise.race([p, new Promise((resolve) => (timer = setTimeout(resolve, ms)))])
+  clearTimeout(timer)
+}
+
+/** Half-closes a WebSocket's TCP socket after what is buffered for it is written (a FIN, not a reset). */
+function endSocket(ws: WebSocket): void {
+  ;(ws as unknown as { _socket?: { end(): void } })._socket?.end()
 }
