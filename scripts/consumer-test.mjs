@@ -2,6 +2,8 @@
 // install the tarballs into an empty temporary project, then
 //   (a) a plain Node ESM script starts `roost-relay` from the installed bin and round-trips a
 //       message through @roost/client with its SQLite store (test/consumer/project/relay-and-client.mjs),
+//       with the relay on a SQLite file, then on a throwaway PostgreSQL server once `pg` (an
+//       optional peer, refused by name while missing) is installed,
 //   (b) `tsc --noEmit` (nodenext) checks a TypeScript file using the public API (api.ts),
 //   (c) Vite builds a page importing @roost/client and @roost/react; the bundle must hold no
 //       better-sqlite3, ws or node: module,
@@ -10,7 +12,7 @@
 // `node scripts/consumer-test.mjs --update` rewrites exports.json from the built packages.
 // better-sqlite3 is native: by default the project reuses the copy this repository compiled for
 // the same Node (same version, copied and loaded for real); `--compile` builds it from source.
-import { execFileSync } from 'node:child_process'
+import { execFileSync, spawnSync } from 'node:child_process'
 import {
   cpSync,
   existsSync,
@@ -24,6 +26,7 @@ import {
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { tsImport } from 'tsx/esm/api'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const fixture = join(root, 'test/consumer/project')
@@ -150,6 +153,23 @@ try {
 
   step('(a) roost-relay from the installed bin, @roost/client with its SQLite store, plain Node')
   run(process.execPath, ['relay-and-client.mjs'], dir)
+
+  step('(a) the same on PostgreSQL: refused by name without pg, then with pg installed')
+  const { startPgServer } = await tsImport('../packages/relay/test/pg-server.ts', import.meta.url)
+  const pgServer = await startPgServer()
+  try {
+    const bin = join(dir, 'node_modules/.bin/roost-relay')
+    const missing = spawnSync(bin, ['--port', '0', '--db', pgServer.url], { cwd: dir, encoding: 'utf8' })
+    if (missing.status === 0 || !/npm install pg\b/.test(missing.stderr))
+      throw new Error(
+        `without pg, roost-relay --db postgres://… should exit naming the package (exit ${missing.status}): ${missing.stderr}${missing.stdout}`,
+      )
+    console.log(`without pg: ${missing.stderr.trim().split('\n')[0]}`)
+    run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', `pg@${version('pg')}`], dir)
+    run(process.execPath, ['relay-and-client.mjs', pgServer.url], dir)
+  } finally {
+    pgServer.stop()
+  }
 
   step('(b) tsc --noEmit over the public API (nodenext)')
   run(join(dir, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json'], dir)

@@ -21,8 +21,11 @@ export interface FakeRelayOptions {
   info?: Record<string, unknown>
   /** Answers a REQ: events to send, then EOSE. */
   onReq?: (filters: Filter[]) => NostrEvent[]
-  /** Answers an EVENT: `ok` (OK true), `notice` (NOTICE only) or `silent` (nothing at all). */
-  onEvent?: (event: NostrEvent) => 'ok' | 'notice' | 'silent'
+  /**
+   * Answers an EVENT: `ok` (OK true), `notice` (NOTICE only), `silent` (nothing at all) or
+   * `shutting-down` (OK false `error: shutting down`, then the socket closes, as a relay going away).
+   */
+  onEvent?: (event: NostrEvent) => 'ok' | 'notice' | 'silent' | 'shutting-down'
 }
 
 export async function startFakeRelay(opts: FakeRelayOptions = {}): Promise<FakeRelay> {
@@ -57,6 +60,10 @@ export async function startFakeRelay(opts: FakeRelayOptions = {}): Promise<FakeR
         if (verdict === 'ok') ws.send(JSON.stringify(['OK', event.id, true, '']))
         else if (verdict === 'notice')
           ws.send(JSON.stringify(['NOTICE', 'you are not an admin of this group']))
+        else if (verdict === 'shutting-down') {
+          ws.send(JSON.stringify(['OK', event.id, false, 'error: shutting down']))
+          setTimeout(() => ws.close(1001, 'shutting down'), 20)
+        }
       }
     })
   })

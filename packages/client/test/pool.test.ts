@@ -1,8 +1,10 @@
+import { join } from 'node:path'
 import type { NostrEvent } from 'nostr-tools'
 import { finalizeEvent, generateSecretKey } from 'nostr-tools/pure'
 import { afterEach, describe, expect, it } from 'vitest'
 import { WebSocket } from 'ws'
 import { ClosedError, LocalSigner, nobleVerifier, RelayPool, type RelayPoolOptions } from '../src'
+import { startFakeRelay } from './fake-relay'
 import { Harness, recordingWebSocket, type WireLog } from './helpers'
 
 const h = new Harness()
@@ -21,6 +23,15 @@ function pool(opts: RelayPoolOptions = {}): RelayPool {
 }
 
 const now = () => Math.floor(Date.now() / 1000)
+
+/** Resolves once `pred` holds, checking every 20 ms; rejects after `ms`. */
+async function until(pred: () => boolean, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms
+  while (!pred()) {
+    if (Date.now() > end) throw new Error('condition not reached')
+    await new Promise((r) => setTimeout(r, 20))
+  }
+}
 
 function collect(p: RelayPool, relay: string, id: string, filters: Parameters<RelayPool['subscribe']>[1]) {
   const events: NostrEvent[] = []
@@ -84,6 +95,49 @@ describe('RelayPool', () => {
     expect(reqs[1][2]).toEqual({ '#h': [id], kinds: [9], since: c.events[0]!.created_at - 30 }) // no limit
     await send('c')
     await c.until(() => c.events.length === 3)
+  })
+
+  it('a relay shutting down (CLOSED "error: shutting down", then the socket) is resumed on its successor', async () => {
+    const db = join(h.tmp(), 'relay.db')
+    const first = await h.relay({ db, profile: 'groups_relay' })
+    const id = await first.createGroup({ name: 'rolling' })
+    const port = Number(new URL(first.url).port)
+    const p = pool()
+    const closed: string[] = []
+    const events: NostrEvent[] = []
+    p.subscribe(first.url, [{ '#h': [id], kinds: [9] }], {
+      onevent: (e) => events.push(e),
+      onclosed: (reason) => closed.push(reason),
+    })
+    const sk = generateSecretKey()
+    const send = async (content: string) => {
+      const writer = pool()
+      const [r] = await writer.publish(
+        [first.url],
+        finalizeEvent({ kind: 9, created_at: now(), tags: [['h', id]], content }, sk),
+      )
+      writer.close()
+      expect(r!.ok).toBe(true)
+    }
+    await send('before')
+    await until(() => events.length === 1)
+    await first.close()
+    // The successor: same address, same database (a restart, or the next process behind a proxy).
+    await h.relay({ db, port, profile: 'groups_relay' })
+    await send('after')
+    await until(() => events.length === 2)
+    expect(events.map((e) => e.content)).toEqual(['before', 'after'])
+    expect(closed).toEqual([])
+  })
+
+  it('an EVENT refused with "error: shutting down" goes again, once that socket closed, on the next one', async () => {
+    let answered = 0
+    const fake = await startFakeRelay({ onEvent: () => (answered++ === 0 ? 'shutting-down' : 'ok') })
+    h.defer(() => fake.close())
+    const e = finalizeEvent({ kind: 1, created_at: now(), tags: [], content: 'x' }, generateSecretKey())
+    const [r] = await pool().publish([fake.url], e)
+    expect(r).toMatchObject({ ok: true })
+    expect(fake.events.map((x) => x.id)).toEqual([e.id, e.id])
   })
 
   it('never delivers an event whose signature does not verify', async () => {

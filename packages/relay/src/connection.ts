@@ -4,6 +4,7 @@ import { bytesToHex } from '@noble/hashes/utils.js'
 import type { Filter, NostrEvent } from 'nostr-tools'
 import type { WebSocket } from 'ws'
 import type { Admission, Peer, RelayContext, Subscription } from './context'
+import { authProblem } from './nip42'
 import { RateLimiter } from './rate-limit'
 import { parseMessage } from './wire'
 
@@ -14,6 +15,8 @@ const QUEUE_LOW = 64
 const SLICE_MS = 4
 /** Frames shorter than this are gathered into one write per turn of the event loop. */
 const CORK_BELOW = 4096
+/** The CLOSED reason of subscriptions a closing relay ends (and of REQs it no longer runs). */
+export const SHUTTING_DOWN = 'error: shutting down'
 
 /** What a connection hands on once a frame is understood (the query and intake parts). */
 export interface MessageHandlers {
@@ -43,7 +46,12 @@ export class Connection implements Peer {
   readonly remote: string
   /** Frames received and not yet handled, oldest first, parsed (an EVENT's check already started). */
   private readonly pending: { parsed: ReturnType<typeof parseMessage>; admission?: Admission }[] = []
-  private draining = false
+  /** The drain loop under way, if any. */
+  private running: Promise<void> | undefined
+  /** The relay is closing: nothing more is read, REQs are refused, the socket closes after the answers. */
+  private closing = false
+  /** While closing, EVENTs still queued past this moment (`performance.now()`) are refused, not stored. */
+  private closeBy = Number.POSITIVE_INFINITY
   private corked = false
   /** Output waiting behind a reply not yet ready; undefined when output can go at once. */
   private outTail: Promise<void> | undefined
@@ -75,7 +83,9 @@ export class Connection implements Peer {
       )
       // Backpressure: past the queue's high mark, stop reading the socket until it drains.
       if (this.pending.length >= QUEUE_HIGH && !this.ws.isPaused) this.ws.pause()
-      if (!this.draining) void this.drain()
+      this.running ??= this.drain().finally(() => {
+        this.running = undefined
+      })
     })
     ws.on('error', () => ws.terminate())
     ws.on('pong', () => {
@@ -89,7 +99,6 @@ export class Connection implements Peer {
    * the event loop so other connections are served between one client's frames.
    */
   private async drain(): Promise<void> {
-    this.draining = true
     let slice = performance.now()
     while (this.pending.length > 0) {
       // Frames still queued when the client leaves are dropped unanswered.
@@ -104,13 +113,51 @@ export class Connection implements Peer {
         this.ctx.log(`error ${this.remote} ${(err as Error).stack ?? err}`)
         this.send(['NOTICE', 'error: internal error'])
       }
-      if (this.ws.isPaused && this.pending.length <= QUEUE_LOW && this.open) this.ws.resume()
+      if (this.ws.isPaused && this.pending.length <= QUEUE_LOW && this.open && !this.closing) this.ws.resume()
       if (performance.now() - slice > SLICE_MS) {
         await new Promise((resolve) => setImmediate(resolve))
         slice = performance.now()
       }
     }
-    this.draining = false
+  }
+
+  /**
+   * The relay is closing: stops reading the socket and resolves once every frame already received
+   * is handled and its answer written (an EVENT's OK after its commit). A REQ among them is refused;
+   * an EVENT not stored `budgetMs` from now (still queued here, or waiting for its turn in the store)
+   * gets `OK false "error: shutting down"`, so a flood cannot hold the close for longer than that
+   * and the units already running.
+   */
+  async settle(budgetMs: number): Promise<void> {
+    this.closing = true
+    this.closeBy = performance.now() + budgetMs
+    this.ws.pause()
+    while (this.open) {
+      if (this.running) await this.running
+      else if (this.pending.length > 0)
+        this.running ??= this.drain().finally(() => {
+          this.running = undefined
+        })
+      else if (this.outTail) await this.outTail
+      else return
+    }
+  }
+
+  /** Closing, and past the time EVENTs still go to storage: what is not stored yet is refused. */
+  get shuttingDown(): boolean {
+    return this.closing && performance.now() > this.closeBy
+  }
+
+  /**
+   * After {@link settle}: ends every subscription with a CLOSED, then closes the socket (1001, going
+   * away). Reading resumes, so the client's closing frame is heard and the socket ends with a FIN: a
+   * socket closed with unread input would be reset, and what was sent last (the CLOSEDs) lost.
+   */
+  farewell(reason: string): void {
+    for (const subId of this.subs.keys()) this.send(['CLOSED', subId, reason])
+    this.subs.clear()
+    if (this.open) this.ws.close(1001, reason.slice(0, 120))
+    this.ws.resume()
   }
 
   get buffered(): number {
@@ -211,15 +258,18 @@ export class Connection implements Peer {
       return
     }
     const m = parsed.message
-    if (m.type === 'EVENT')
-      await this.handlers.event(this, m.event, admission ?? this.handlers.admit(this, m.event))
-    else if (m.type === 'REQ') await this.handlers.req(this, m.subId, m.filters)
-    else if (m.type === 'CLOSE') this.handlers.close(this, m.subId)
+    if (m.type === 'EVENT') {
+      if (this.shuttingDown) this.send(['OK', m.event.id, false, SHUTTING_DOWN])
+      else await this.handlers.event(this, m.event, admission ?? this.handlers.admit(this, m.event))
+    } else if (m.type === 'REQ') {
+      if (this.closing) this.send(['CLOSED', m.subId, SHUTTING_DOWN])
+      else await this.handlers.req(this, m.subId, m.filters)
+    } else if (m.type === 'CLOSE') this.handlers.close(this, m.subId)
     else this.onAuth(m.event)
   }
 
   private onAuth(event: NostrEvent): void {
-    const problem = this.authProblem(event)
+    const problem = authProblem(event, this.challenge, this.ctx)
     if (problem) {
       this.send(['OK', event.id, false, problem])
       return
@@ -236,36 +286,6 @@ export class Connection implements Peer {
     this.authed.add(event.pubkey)
     this.ctx.log(`auth ${this.remote} ${event.pubkey}`)
     this.send(['OK', event.id, true, ''])
-  }
-
-  /** NIP-42 checks of a kind 22242; undefined when it authenticates its pubkey. */
-  private authProblem(event: NostrEvent): string | undefined {
-    if (!this.ctx.verify(event)) return 'invalid: signature is invalid'
-    if (event.kind !== 22242) return 'invalid: AUTH needs a kind 22242 event'
-    const tag = (n: string) => event.tags.find((t) => t[0] === n)?.[1]
-    if (tag('challenge') !== this.challenge) return 'invalid: challenge mismatch'
-    if (!this.relayTagMatches(tag('relay'))) return 'invalid: relay tag does not name this relay'
-    if (Math.abs(event.created_at - this.ctx.now()) > this.ctx.limits.authWindow)
-      return 'invalid: auth event expired'
-    return undefined
-  }
-
-  /** The `relay` tag must name one of the relay's public URLs (host and path); request headers play no part. */
-  private relayTagMatches(relay: string | undefined): boolean {
-    if (!relay) return false
-    const given = comparableUrl(relay)
-    return given !== undefined && this.ctx.publicUrls().some((u) => comparableUrl(u) === given)
-  }
-}
-
-/** A ws(s) URL reduced to what identifies the relay: host (with port) and path, lowercased, no trailing slash. */
-function comparableUrl(url: string): string | undefined {
-  try {
-    const u = new URL(url)
-    if (u.protocol !== 'ws:' && u.protocol !== 'wss:') return undefined
-    return `${u.host}${u.pathname.replace(/\/+$/, '')}`.toLowerCase()
-  } catch {
-    return undefined
   }
 }
 

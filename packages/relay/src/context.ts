@@ -1,4 +1,5 @@
 import type { Filter, NostrEvent } from 'nostr-tools'
+import type { Bans } from './bans'
 import type { RelayLimits } from './limits'
 import type { ProfilePolicy } from './profiles'
 import type { EventStore } from './store/store'
@@ -36,6 +37,8 @@ export interface RelayContext {
    * submission order. `json` is the event's JSON or its `["EVENT", event]` frame, when at hand.
    */
   check(event: NostrEvent, json?: string): Promise<boolean>
+  /** The operator's lists (NIP-86): banned keys and events, allow lists, kinds, blocked addresses. */
+  readonly bans: Bans
 }
 
 /**
@@ -61,6 +64,8 @@ export interface Peer {
   send(message: unknown[]): void
   /** Asks the client to authenticate (`["AUTH", challenge]`). */
   requestAuth(): void
+  /** True once the relay is closing and no more of this peer's EVENTs go to storage. */
+  readonly shuttingDown?: boolean
 }
 
 /** One open subscription. */

@@ -2,6 +2,9 @@ import type { IncomingMessage } from 'node:http'
 import type { EventTemplate, Filter, NostrEvent } from 'nostr-tools'
 import { getPublicKey } from 'nostr-tools/pure'
 import type { WebSocket } from 'ws'
+import { enforceBans } from './ban-enforcement'
+import { Bans, followLists } from './bans'
+import { clientAddress } from './client-address'
 import { Connection, heartbeat } from './connection'
 import type { Admission, RelayContext } from './context'
 import { RelayOptionError } from './errors'
@@ -9,12 +12,14 @@ import { groupOf } from './groups/intake'
 import type { GroupRecord } from './groups/record'
 import { Intake, type IntakeOutcome } from './intake'
 import { keptKey, secretKeyBytes } from './keys'
-import { LIMITS, type RelayLimits } from './limits'
 import { checkLiveKitConfig } from './livekit/config'
+import { Metrics } from './metrics'
 import type { RelayOptions } from './options'
 import { PROFILES } from './profiles'
 import { QuerySide } from './query'
 import { prefixed } from './reasons'
+import { publicUrl, settleLimits, settleOperators } from './settle-options'
+import { BANNED_SQLSTATE } from './store/lists-pg'
 import { openStore } from './store/open'
 import type { EventStore } from './store/store'
 import { defaultVerifier } from './verify'
@@ -33,8 +38,14 @@ const DEFAULT_NON_GROUP_KINDS = [0, 3, 5, 10002, 10009, 10050, 24133, 30078]
  */
 export class Engine {
   readonly connections = new Set<Connection>()
-  /** Open connections per remote address. */
+  /** Open connections per client address. */
   private readonly perIp = new Map<string, number>()
+  /** Each connection's client address. */
+  private readonly ips = new Map<Connection, string>()
+  /** Counters for `/metrics`. */
+  readonly metrics = new Metrics()
+  /** Set when the relay starts closing: new WebSockets are turned away. */
+  closing = false
   readonly query: QuerySide
   readonly intake: Intake
   /** The relay's public URL (AUTH `relay` tags name it). */
@@ -45,9 +56,14 @@ export class Engine {
     readonly opts: RelayOptions,
     /** The signature-check workers (stopped by {@link Engine.close}). */
     readonly verifier: VerifyPool,
+    /** The operators' keys (`--admin`), who may call NIP-86. */
+    readonly admins: ReadonlySet<string>,
+    /** Load balancers whose X-Forwarded-For names the client (`--trusted-proxy`). */
+    private readonly proxies: ReadonlySet<string>,
   ) {
     this.query = new QuerySide(ctx)
     this.intake = new Intake(ctx)
+    ctx.bans.onChange(() => enforceBans(this.connections, (c) => this.ips.get(c), ctx.bans, ctx.log))
   }
 
   /** Opens the store, loads or makes the keys, and settles the options. */
@@ -57,6 +73,7 @@ export class Engine {
     if (opts.livekit) checkLiveKitConfig(opts.livekit)
     const limits = settleLimits(opts.limits)
     const urls = (opts.urls ?? []).map(publicUrl)
+    const { admins, proxies } = settleOperators(opts.admins, opts.trustedProxies)
     const given = opts.secretKey === undefined ? undefined : secretKeyBytes(opts.secretKey)
     let pubkey = ''
     const store: EventStore = await openStore(opts.db ?? ':memory:', () => pubkey, opts.log)
@@ -68,6 +85,8 @@ export class Engine {
     const verify = opts.verifyEvent ?? (await defaultVerifier())
     // A custom check is a function of this thread: it runs inline.
     const pool = new VerifyPool({ workers: opts.verifyEvent ? 0 : opts.workers, inline: verify })
+    const bans = new Bans((pk) => pk === pubkey || admins.has(pk))
+    bans.load(await store.lists())
     const ctx: RelayContext = {
       policy,
       store,
@@ -84,9 +103,11 @@ export class Engine {
       log: opts.log ?? (() => {}),
       verify,
       check: (event, json) => pool.check(event, json),
+      bans,
     }
-    engine = new Engine(ctx, opts, pool)
+    engine = new Engine(ctx, opts, pool, admins, proxies)
     store.onRemote((event) => engine.broadcast([event]))
+    followLists(store, bans, ctx.log)
     return engine
   }
 
@@ -102,6 +123,19 @@ export class Engine {
   get store(): EventStore {
     return this.ctx.store
   }
+  get bans(): Bans {
+    return this.ctx.bans
+  }
+  /** The client's address: the peer's, or X-Forwarded-For's when the peer is a trusted proxy. */
+  clientIp(req: IncomingMessage): string {
+    return clientAddress(req, this.proxies)
+  }
+  /** Open subscriptions over every connection. */
+  get subscriptions(): number {
+    let n = 0
+    for (const c of this.connections) n += c.subs.size
+    return n
+  }
   now(): number {
     return this.ctx.now()
   }
@@ -109,10 +143,15 @@ export class Engine {
   /** Takes over a new WebSocket, or refuses it (NOTICE, then close) past the connection caps. */
   attach(ws: WebSocket, req: IncomingMessage): void {
     const { limits, log } = this.ctx
-    const ip = req.socket.remoteAddress ?? ''
+    if (this.closing) {
+      ws.close(1001, 'shutting down')
+      return
+    }
+    const ip = this.clientIp(req)
     const fromIp = this.perIp.get(ip) ?? 0
-    const refusal =
-      this.connections.size >= limits.maxConnections
+    const refusal = this.ctx.bans.ipBlocked(ip)
+      ? 'blocked: your address is blocked'
+      : this.connections.size >= limits.maxConnections
         ? `blocked: the relay is full (at most ${limits.maxConnections} connections)`
         : fromIp >= limits.maxConnectionsPerIp
           ? `blocked: too many connections from your address (at most ${limits.maxConnectionsPerIp})`
@@ -137,10 +176,12 @@ export class Engine {
       rate,
     )
     this.connections.add(conn)
+    this.ips.set(conn, ip)
     this.perIp.set(ip, fromIp + 1)
-    log(`connect ${conn.remote}`)
+    log(`connect ${conn.remote}${ip === req.socket.remoteAddress ? '' : ` for ${ip}`}`)
     ws.on('close', () => {
       this.connections.delete(conn)
+      this.ips.delete(conn)
       const left = (this.perIp.get(ip) ?? 1) - 1
       if (left > 0) this.perIp.set(ip, left)
       else this.perIp.delete(ip)
@@ -165,11 +206,22 @@ export class Engine {
     try {
       // Live subscribers hear of it at its commit, before any later read can see it; the OK keeps
       // the sender's order.
-      pending = (await this.intake.start(conn, event, admission, (o) => this.broadcast(o.accepted))).outcome
+      const started = await this.intake.start(conn, event, admission, (o) => this.broadcast(o.accepted))
+      pending = started.outcome
+      const queued = performance.now()
+      pending.then(
+        (o) => {
+          if (o.accepted.length > 0) this.metrics.commit((performance.now() - queued) / 1000)
+        },
+        () => {},
+      )
     } catch (err) {
       pending = Promise.reject(err)
     }
     const failed = (err: unknown): IntakeOutcome => {
+      // PostgreSQL's last word on a ban another process made moments ago (see migration 0003).
+      if ((err as { code?: string }).code === BANNED_SQLSTATE)
+        return { reply: { type: 'ok', ok: false, message: (err as Error).message }, accepted: [] }
       this.ctx.log(`error ${conn.remote} ${(err as Error).stack ?? err}`)
       return {
         reply: { type: 'ok', ok: false, message: 'error: internal error, the event was not stored' },
@@ -198,7 +250,9 @@ export class Engine {
     const { reply } = outcome
     if (reply.type === 'notice') conn.send(['NOTICE', reply.message])
     else if (reply.type === 'ok') {
-      conn.send(['OK', event.id, reply.ok, reply.ok ? reply.message : prefixed(reply.message)])
+      const message = reply.ok ? reply.message : prefixed(reply.message)
+      this.metrics.event(reply.ok, message)
+      conn.send(['OK', event.id, reply.ok, message])
       if (!reply.ok && reply.message.startsWith('auth-required:')) conn.requestAuth()
     }
   }
@@ -240,30 +294,4 @@ export class Engine {
   state(id: string): GroupRecord | undefined {
     return this.ctx.store.peekGroup(id)
   }
-}
-
-/** The defaults with the operator's overrides; each must be a positive integer. */
-function settleLimits(given: Partial<RelayLimits> | undefined): RelayLimits {
-  const out: RelayLimits = { ...LIMITS }
-  for (const [key, value] of Object.entries(given ?? {})) {
-    if (!Object.hasOwn(LIMITS, key)) throw new RelayOptionError(`unknown limit '${key}'`)
-    if (value === undefined) continue
-    if (!Number.isSafeInteger(value) || value < 1)
-      throw new RelayOptionError(`limit '${key}' must be a positive integer`)
-    out[key as keyof RelayLimits] = value
-  }
-  return out
-}
-
-/** A configured public URL, checked: ws: or wss:, no credentials. */
-function publicUrl(url: string): string {
-  let u: URL
-  try {
-    u = new URL(url)
-  } catch {
-    throw new RelayOptionError(`url '${url}' is not a URL`)
-  }
-  if (u.protocol !== 'ws:' && u.protocol !== 'wss:')
-    throw new RelayOptionError(`url '${url}' must start with ws:// or wss://`)
-  return u.href
 }

@@ -44,7 +44,12 @@ export interface RelayHandle {
   pubkey: string
   /** NIP-11 `pubkey`: the same key, or a separate owner key in the pyramid and zooid profiles. */
   ownerPubkey: string
-  /** Closes every connection, the server and the database. */
+  /**
+   * Closes cleanly, in order, and always settles: stops accepting connections, answers every EVENT
+   * already received (after its commit; one not stored within a second gets `OK false "error:
+   * shutting down"`), ends each subscription with `CLOSED "error: shutting down"`, closes the
+   * sockets, then the media server, the worker threads and the database.
+   */
   close(): Promise<void>
   /** A snapshot of a group's state, or undefined when there is no such group. */
   state(groupId: string): GroupState | undefined

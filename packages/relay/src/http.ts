@@ -38,6 +38,7 @@ export function handleHttp(
             uploads: uploadPolicyName(engine.opts.uploadPolicy ?? DEFAULT_UPLOAD_POLICY),
             quota: settleUploadQuota(engine.opts.uploadQuota),
           },
+          { info: engine.bans.info, nip86: engine.admins.size > 0 },
         ),
       ),
     )

@@ -82,6 +82,8 @@ export class Intake {
     const outcome = this.ctx.store.unit(
       groupOf(event),
       async (tx) => {
+        // Its turn came after the relay's close stopped taking EVENTs (see Connection.settle).
+        if (sender.shuttingDown) return { reply: refuse('error: shutting down'), accepted: [] }
         const batch: Batch = { tx, out: [], touched: new Set() }
         const reply = await this.decide(batch, sender, event)
         return { reply, accepted: batch.out }
@@ -124,6 +126,9 @@ export class Intake {
 
   private async decide(batch: Batch, sender: Sender, event: NostrEvent): Promise<Reply> {
     const { tx } = batch
+    // Inside the unit: a ban an earlier unit made is seen here, even before it committed.
+    const banned = this.ctx.bans.refusal(event)
+    if (banned) return refuse(banned)
     if (await tx.get(event.id)) return { type: 'ok', ok: true, message: 'duplicate: already have this event' }
     if (await tx.wasDeleted(event.id)) return refuse('blocked: this was deleted')
     if (await this.deletedByAuthor(tx, event)) return refuse('blocked: this event was deleted by its author')

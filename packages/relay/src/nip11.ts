@@ -1,3 +1,4 @@
+import type { RelayInfoOverrides } from './bans'
 import { LIMITS, type RelayLimits } from './limits'
 import { DEFAULT_MAX_BLOB_BYTES } from './media/blossom-server'
 import type { UploadQuota } from './media/upload-quota'
@@ -17,7 +18,9 @@ export interface MediaInfo {
 
 /**
  * The NIP-11 document. `self` is the key that signs 39000–39005; `pubkey` is the same key unless the
- * profile separates an owner key (pyramid, zooid) or omits `self` (relay29, groups_relay).
+ * profile separates an owner key (pyramid, zooid) or omits `self` (relay29, groups_relay). `name`,
+ * `description` and `icon` are the operator's (NIP-86 `changerelay*`) when set; NIP-86 is listed
+ * in `supported_nips` when the relay has operators.
  *
  * @example
  * relayInfo(PROFILES.strict, { relay: pk, owner: pk }).self === pk
@@ -28,13 +31,17 @@ export function relayInfo(
   lateWindow?: number,
   limits: RelayLimits = LIMITS,
   media: MediaInfo = { maxUpload: DEFAULT_MAX_BLOB_BYTES, uploads: 'invited' },
+  operator: { info?: RelayInfoOverrides; nip86?: boolean } = {},
 ): Record<string, unknown> {
+  const info = operator.info ?? {}
   return {
-    name: 'Roost relay',
-    description: 'A NIP-29 groups relay for development, tests and small self-hosted communities.',
+    name: info.name ?? 'Roost relay',
+    description:
+      info.description ?? 'A NIP-29 groups relay for development, tests and small self-hosted communities.',
+    ...(info.icon !== undefined && { icon: info.icon }),
     ...(policy.nip11Self && { self: keys.relay }),
     pubkey: policy.separateOwnerKey ? keys.owner : keys.relay,
-    supported_nips: [1, 9, 11, 29, 42, 50, 70],
+    supported_nips: [1, 9, 11, 29, 42, 50, 70, ...(operator.nip86 ? [86] : [])],
     software: 'https://github.com/roost/roost/tree/main/packages/relay',
     version: '0.1.0',
     limitation: {

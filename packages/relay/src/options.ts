@@ -105,4 +105,18 @@ export interface RelayOptions {
   workers?: number
   /** Called with one line per connection event (the CLI's --verbose). */
   log?: (line: string) => void
+  /**
+   * The operators' public keys (hex or npub): they may call the NIP-86 management API (`POST` to
+   * the relay's URL with `Content-Type: application/nostr+json+rpc` and a NIP-98 authorization)
+   * and are beyond its bans and allow lists.
+   */
+  admins?: string[]
+  /**
+   * Addresses of load balancers in front of the relay (HAProxy, nginx): for connections from them
+   * the client's address is taken from `X-Forwarded-For`, for the per-address cap and `blockip`.
+   * The header is ignored from anyone else.
+   */
+  trustedProxies?: string[]
+  /** Serves Prometheus metrics at `/metrics` to requests with `Authorization: Bearer <token>`; off without it. */
+  metricsToken?: string
 }

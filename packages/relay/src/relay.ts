@@ -14,7 +14,10 @@ import { checkMediaUrl } from './media/media-origin'
 import { checkMaxUpload, startRelayMedia } from './media/relay-media'
 import { checkUploadPolicy } from './media/upload-policy'
 import { settleUploadQuota } from './media/upload-quota'
+import { operatorHttp } from './operator-http'
+import { loadOptional } from './optional'
 import type { RelayOptions } from './options'
+import { closeRelay } from './shutdown'
 
 /** How often connections are pinged, seconds; one missed pong closes them. */
 const HEARTBEAT_S = 30
@@ -34,6 +37,9 @@ export async function startRelay(opts: RelayOptions = {}): Promise<RelayHandle> 
   checkMediaPort(opts.mediaPort)
   if (opts.uploadPolicy !== undefined) checkUploadPolicy(opts.uploadPolicy)
   settleUploadQuota(opts.uploadQuota)
+  // An optional peer: refused before anything starts when LiveKit is configured and it is missing.
+  if (opts.livekit)
+    await loadOptional('livekit-server-sdk', 'LiveKit (--livekit-url)', () => import('livekit-server-sdk'))
   const engine = await Engine.open(opts)
   const host = opts.host ?? '127.0.0.1'
   const urlHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host
@@ -45,18 +51,19 @@ export async function startRelay(opts: RelayOptions = {}): Promise<RelayHandle> 
     await engine.close()
     throw err
   }
+  let closing: Promise<void> | undefined
+  const operator = operatorHttp(engine, () => closing !== undefined)
   // Extra HTTP endpoints (LiveKit is built once the relay knows its public URL); a request they
   // leave goes on to the next, then to NIP-11 and the static files.
   let livekit: HttpHandler | undefined
   const server: Server = createServer((req, res) => {
-    media.onRelayPort(req, res).then(
-      async (handled) => {
-        if (handled) return
-        if (livekit && (await livekit(req, res))) return
-        handleHttp(engine, req, res, media.origin)
-      },
-      () => res.destroy(),
-    )
+    const next = async () => {
+      if (await operator(req, res)) return
+      if (await media.onRelayPort(req, res)) return
+      if (livekit && (await livekit(req, res))) return
+      handleHttp(engine, req, res, media.origin)
+    }
+    next().catch(() => res.destroy())
   })
   const wss = new WebSocketServer({ server, maxPayload: engine.ctx.limits.maxMessageLength * 4 })
   wss.on('connection', (ws, req) => engine.attach(ws, req))
@@ -76,13 +83,12 @@ export async function startRelay(opts: RelayOptions = {}): Promise<RelayHandle> 
   }
   const port = (server.address() as AddressInfo).port
   engine.url = `ws://${urlHost}:${port}`
-  if (opts.livekit) livekit = liveKitHttp(engine, opts.livekit)
+  if (opts.livekit) livekit = await liveKitHttp(engine, opts.livekit)
   let demo: DemoInfo | undefined
   if (opts.demo) demo = await seedDemo(engine)
   await refreshAvFlags(engine)
   const heartbeat = setInterval(() => engine.heartbeat(), (opts.heartbeat ?? HEARTBEAT_S) * 1000)
   heartbeat.unref()
-  let closing: Promise<void> | undefined
   const handle: RelayHandle = {
     url: engine.url,
     mediaUrl: media.url,
@@ -95,19 +101,7 @@ export async function startRelay(opts: RelayOptions = {}): Promise<RelayHandle> 
     createGroup: (o) => createGroup(engine, o),
     createInvite: (id, code) => createInvite(engine, id, code),
     close: () => {
-      closing ??= new Promise<void>((resolve) => {
-        clearInterval(heartbeat)
-        for (const c of engine.connections) c.ws.terminate()
-        wss.close(() => {
-          server.close(() => {
-            media
-              .close()
-              .then(() => engine.close())
-              .then(resolve, resolve)
-          })
-          server.closeAllConnections()
-        })
-      })
+      closing ??= closeRelay({ engine, server, wss, media, heartbeat })
       return closing
     },
     ...(demo && { demo }),

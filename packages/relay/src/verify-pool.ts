@@ -115,6 +115,13 @@ export class VerifyPool {
     })
   }
 
+  /** Checks submitted and not yet answered (the metrics' verify queue depth). */
+  get depth(): number {
+    let n = this.waiting.length
+    for (const chunk of this.order) n += chunk.entries.length
+    return n
+  }
+
   /** Stops the workers; checks still out are redone inline. */
   async close(): Promise<void> {
     this.closed = true

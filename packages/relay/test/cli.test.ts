@@ -1,7 +1,9 @@
 import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import { nip19 } from 'nostr-tools'
 import { describe, expect, it } from 'vitest'
 import { parseCli } from '../src/cli'
+import { formatLog } from '../src/log'
 import { connect, fetch, h, publish, user } from './helpers'
 import { putBlob, uploadAuth } from './media-helpers'
 
@@ -135,6 +137,89 @@ describe('roost-relay CLI', () => {
       ok: false,
       error: expect.stringMatching(/--max-filters/),
     })
+  })
+
+  it('parses the operator flags: --admin (hex or npub), --trusted-proxy, --metrics-token (or its variable), --log-format', () => {
+    const hex = 'ab'.repeat(32)
+    const npub = nip19.npubEncode('cd'.repeat(32))
+    expect(
+      parseCli(
+        [
+          '--admin',
+          hex,
+          '--admin',
+          npub,
+          '--trusted-proxy',
+          '127.0.0.1',
+          '--trusted-proxy',
+          '::1',
+          '--log-format',
+          'json',
+        ],
+        { ROOST_METRICS_TOKEN: 'a-token-of-sixteen-plus' },
+      ),
+    ).toMatchObject({
+      ok: true,
+      logFormat: 'json',
+      options: {
+        admins: [hex, npub],
+        trustedProxies: ['127.0.0.1', '::1'],
+        metricsToken: 'a-token-of-sixteen-plus',
+      },
+    })
+    expect(parseCli(['--metrics-token', 'flag-token-0123456789'])).toMatchObject({
+      options: { metricsToken: 'flag-token-0123456789' },
+    })
+    for (const [args, flag] of [
+      [['--admin', 'alice'], '--admin'],
+      [['--admin', 'nsec1xyz'], '--admin'],
+      [['--trusted-proxy', 'proxy.internal'], '--trusted-proxy'],
+      [['--metrics-token', 'short'], '--metrics-token'],
+      [['--log-format', 'xml'], '--log-format'],
+    ] as const)
+      expect(parseCli([...args])).toMatchObject({ ok: false, error: expect.stringContaining(flag) })
+  })
+
+  it('formats log lines as text or as one JSON object each', () => {
+    const at = new Date(0)
+    expect(formatLog('text', 'connect 127.0.0.1:5000', at)).toBe(
+      '1970-01-01T00:00:00.000Z connect 127.0.0.1:5000',
+    )
+    expect(JSON.parse(formatLog('json', 'connect 127.0.0.1:5000', at))).toEqual({
+      time: '1970-01-01T00:00:00.000Z',
+      level: 'info',
+      event: 'connect',
+      msg: 'connect 127.0.0.1:5000',
+    })
+    expect(JSON.parse(formatLog('json', 'error 1.2.3.4:5 "quoted"\nstack', at))).toMatchObject({
+      level: 'error',
+      event: 'error',
+      msg: 'error 1.2.3.4:5 "quoted"\nstack',
+    })
+    expect(JSON.parse(formatLog('json', 'timeout 1.2.3.4:5', at)).level).toBe('warn')
+  })
+
+  it('writes the banner and every log line as one JSON object with --log-format json', async () => {
+    const p = run(['--port', '0', '--db', ':memory:', '--log-format', 'json', '--verbose'])
+    const [line] = await p.waitFor(/^\{.*"event":"listening".*\}$/m)
+    const banner = JSON.parse(line!)
+    expect(banner).toMatchObject({
+      level: 'info',
+      event: 'listening',
+      url: expect.stringMatching(/^ws:\/\//),
+    })
+    const c = await connect(banner.url)
+    c.close()
+    p.child.kill('SIGTERM')
+    expect(await p.exit).toBe(0)
+    const lines = p
+      .errors()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+    expect(lines).toEqual(
+      expect.arrayContaining([expect.objectContaining({ level: 'info', event: 'connect' })]),
+    )
   })
 
   it('serves a usable relay with --demo, prints the invite code, logs at --verbose and exits 0 on SIGTERM', async () => {

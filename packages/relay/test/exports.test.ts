@@ -5,6 +5,7 @@ it('pins the public exports of @roost/relay', () => {
   expect(Object.keys(relay).sort()).toEqual([
     'CONTENT_SECURITY_POLICY',
     'LIMITS',
+    'MissingPackageError',
     'PROFILES',
     'RelayError',
     'RelayOptionError',

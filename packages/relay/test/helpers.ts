@@ -202,15 +202,21 @@ export class RawClient {
       }
     })
   }
-  static async open(url: string): Promise<RawClient> {
-    const ws = new WebSocket(url)
+  /** Connects (with extra request headers, if any); rejects when the relay closes it before its AUTH challenge. */
+  static async open(url: string, headers?: Record<string, string>): Promise<RawClient> {
+    const ws = new WebSocket(url, headers ? { headers } : undefined)
     const c = new RawClient(ws)
     cleanups.push(() => ws.terminate())
     await new Promise<void>((resolve, reject) => {
       ws.once('open', () => resolve())
       ws.once('error', reject)
     })
-    await c.next((m) => m[0] === 'AUTH')
+    await Promise.race([
+      c.next((m) => m[0] === 'AUTH'),
+      new Promise((_, reject) =>
+        ws.once('close', (code) => reject(new Error(`closed (${code}): ${JSON.stringify(c.frames)}`))),
+      ),
+    ])
     return c
   }
   get challenge(): string {

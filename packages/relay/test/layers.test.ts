@@ -60,7 +60,7 @@ it('arrows run one way: connection, query and intake never import the relay, the
       expect(
         target.startsWith('groups/') ||
           target.startsWith('store/') ||
-          ['profiles', 'options'].includes(target),
+          ['profiles', 'options', 'errors', 'optional'].includes(target),
       ).toBe(true)
   }
 })

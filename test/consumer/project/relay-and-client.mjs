@@ -1,6 +1,7 @@
 // (a) Plain Node ESM, no TypeScript, no loader: start `roost-relay` from the installed bin with
 // its demo groups, join the demo group with @roost/client and its SQLite store, send a message and
-// read it back, from the group's snapshot and from the store on disk.
+// read it back, from the group's snapshot and from the store on disk. The relay's database is a
+// SQLite file, or the `postgres://…` URL given as the first argument.
 import { spawn } from 'node:child_process'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -10,17 +11,17 @@ import { SqliteEventStore } from '@roost/client/sqlite'
 
 const DEADLINE_MS = 60_000
 const dir = mkdtempSync(join(tmpdir(), 'roost-consumer-'))
+const db = process.argv[2] ?? join(dir, 'relay.db')
+const backend = db.startsWith('postgres') ? 'PostgreSQL' : 'SQLite'
 
 function fail(message) {
   console.error(`consumer (a): ${message}`)
   process.exit(1)
 }
 
-const relay = spawn(
-  join('node_modules', '.bin', 'roost-relay'),
-  ['--port', '0', '--db', join(dir, 'relay.db'), '--demo'],
-  { stdio: ['ignore', 'pipe', 'inherit'] },
-)
+const relay = spawn(join('node_modules', '.bin', 'roost-relay'), ['--port', '0', '--db', db, '--demo'], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+})
 const exited = new Promise((resolve) => relay.on('exit', (code, signal) => resolve({ code, signal })))
 let output = ''
 const url = await new Promise((resolve, reject) => {
@@ -77,7 +78,7 @@ try {
   await store.close()
   if (!stored.some((e) => e.content === text)) fail('our message is not in the SQLite store')
   console.log(
-    `consumer (a): joined ${url}'general, sent and read back a message (${stored.length} in the store)`,
+    `consumer (a): relay on ${backend}: joined ${url}'general, sent and read back a message (${stored.length} in the store)`,
   )
 } catch (err) {
   fail(err instanceof Error ? err.stack : String(err))

@@ -49,6 +49,8 @@ export class Connection {
   private serial = 0
   private notices: { at: number; text: string }[] = []
   private readonly publisher: Publisher
+  /** Publishes waiting for a closing socket to be gone, by socket. */
+  private readonly goneWaiters = new WeakMap<PolicyRelay, (() => void)[]>()
   private readonly slots = new Slots()
 
   constructor(
@@ -62,6 +64,7 @@ export class Connection {
       ensure: () => this.ensure(),
       authenticate: () => this.authenticate(),
       noticeSince: (ms) => this.notices.filter((n) => n.at >= ms).pop()?.text,
+      gone: (relay) => this.gone(relay),
     })
   }
 
@@ -141,8 +144,20 @@ export class Connection {
     return false
   }
 
+  /** Resolves once `relay`'s socket has closed (at once when it has). */
+  private gone(relay: PolicyRelay): Promise<void> {
+    if (!relay.connected) return Promise.resolve()
+    return new Promise((resolve) => {
+      const waiting = this.goneWaiters.get(relay) ?? []
+      waiting.push(resolve)
+      this.goneWaiters.set(relay, waiting)
+    })
+  }
+
   /** The socket went away (or never opened): forget it, and come back later if anyone listens. */
   private lost(relay: PolicyRelay): void {
+    for (const resolve of this.goneWaiters.get(relay) ?? []) resolve()
+    this.goneWaiters.delete(relay)
     relay.unwatch?.()
     if (this.relay !== relay && this.relay !== undefined) return
     const wasCurrent = this.relay === relay
@@ -185,6 +200,9 @@ export class Connection {
 
   private async relayClosed(sub: LogicalSub, reason: string): Promise<void> {
     if (sub.done) return
+    // A relay shutting down ends its subscriptions before its socket (a restart, a rolling deploy
+    // behind a load balancer): this one resumes on the next connection, like any dropped socket.
+    if (reason.startsWith('error: shutting down')) return
     if (reason.startsWith('auth-required:') && !sub.authRetried) {
       sub.authRetried = true
       if (await this.authenticate()) {

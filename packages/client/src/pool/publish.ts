@@ -21,14 +21,17 @@ export interface PublishLink {
   authenticate(): Promise<boolean>
   /** The newest NOTICE the relay sent since `ms` (epoch milliseconds). */
   noticeSince(ms: number): string | undefined
+  /** Resolves once `relay`'s socket has closed (at once when it has). */
+  gone(relay: PolicyRelay): Promise<void>
 }
 
 /**
  * The publishes of one connection: each gets the relay's verdict or a timeout, an AUTH and one
- * retry on `auth-required:`, and the same signed event once more when the socket dies under it.
+ * retry on `auth-required:`, and the same signed event once more when the socket dies under it or
+ * the relay refuses it because it is shutting down (then on its next connection).
  *
  * @example
- * const publisher = new Publisher({ url, ensure, authenticate, noticeSince })
+ * const publisher = new Publisher({ url, ensure, authenticate, noticeSince, gone })
  * const result = await publisher.publish(event, 10_000) // { ok, relay, message, failure? }
  */
 export class Publisher {
@@ -84,6 +87,12 @@ export class Publisher {
         return { ok: false, relay: this.link.url, failure: 'auth', message }
       }
       if (message === 'publish timed out') return new Promise(() => {}) // the deadline answers
+      if (message.startsWith('error: shutting down') && !retried.connection) {
+        // The relay is going away (a restart, a rolling deploy): once its socket has closed, the
+        // same signed event goes on the next connection.
+        await this.link.gone(relay)
+        return this.send(event, timeoutMs, { ...retried, connection: true })
+      }
       if (/^relay connection|^Tried to send message/.test(message)) {
         // The socket died under the event. Sending the same signed event again is harmless.
         if (!retried.connection) return this.send(event, timeoutMs, { ...retried, connection: true })

@@ -136,7 +136,8 @@ export class RelayPool {
   /**
    * A standing subscription on one relay. It survives reconnects (resuming with `since`) until
    * `close()` or until the relay ends it with CLOSED (then `onclosed` gets the relay's text, after
-   * one AUTH-and-retry when the text starts with `auth-required:`).
+   * one AUTH-and-retry when the text starts with `auth-required:`; a CLOSED `error: shutting down`
+   * is a relay going away and resumes on the next connection instead).
    *
    * @example
    * const sub = pool.subscribe(relay, [group.id.timelineFilter(100)], { onevent, oneose }, { id: 'grp-00ff00ff' })

@@ -3,16 +3,19 @@ import { finalizeEvent } from 'nostr-tools/pure'
 import type { Engine } from '../engine'
 import { isMember } from '../groups/record'
 import type { LiveKitConfig } from './config'
-import { createLiveKitWebhookHandler } from './participants'
-import { createLiveKitHandler, type HttpHandler } from './token-endpoint'
+import type { HttpHandler } from './token-endpoint'
 
 /**
  * The relay's AV handlers over its engine: tokens for members of groups that have the `livekit`
  * flag (a non-member, an unknown group and a hidden one get the same refusal), and LiveKit's
  * webhooks turned into relay-signed 39004 events. Built once the relay listens, so the NIP-98 `u`
- * check knows the public URL.
+ * check knows the public URL. The LiveKit SDK (an optional peer) is loaded here, on first use.
  */
-export function liveKitHttp(engine: Engine, config: LiveKitConfig): HttpHandler {
+export async function liveKitHttp(engine: Engine, config: LiveKitConfig): Promise<HttpHandler> {
+  const [{ createLiveKitHandler }, { createLiveKitWebhookHandler }] = await Promise.all([
+    import('./token-endpoint'),
+    import('./participants'),
+  ])
   const token = createLiveKitHandler({
     url: config.url,
     apiKey: config.apiKey,
@@ -22,6 +25,7 @@ export function liveKitHttp(engine: Engine, config: LiveKitConfig): HttpHandler 
     clock: () => engine.now(),
     verify: (event) => engine.ctx.verify(event),
     isMember: async (groupId, pubkey) => {
+      if (engine.bans.isBanned(pubkey)) return false
       const g = await engine.group(groupId)
       return !!g && !g.deleted && g.livekit && isMember(g, pubkey)
     },

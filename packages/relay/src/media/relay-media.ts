@@ -3,8 +3,10 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
+import { refuseBanned } from '../bans'
 import type { Engine } from '../engine'
 import { RelayOptionError } from '../errors'
+import { mediaGuard } from '../operator-http'
 import { isPostgresUrl } from '../store/db-url'
 import { corsHeaders, destRefusal } from './blob-types'
 import { createBlossomHandler, DEFAULT_MAX_BLOB_BYTES, type HttpHandler } from './blossom-server'
@@ -66,6 +68,7 @@ export async function startRelayMedia(engine: Engine, host: string, listenHost: 
     return true
   }
   const server = createServer((req, res) => {
+    if (mediaGuard(engine, req, res)) return
     handler(req, res).then(
       (handled) => {
         if (!handled) notBlossom(res)
@@ -92,7 +95,7 @@ export async function startRelayMedia(engine: Engine, host: string, listenHost: 
   handler = createBlossomHandler({
     dir,
     maxBytes,
-    mayUpload: uploadGate(engine, opts.uploadPolicy ?? DEFAULT_UPLOAD_POLICY),
+    mayUpload: refuseBanned(engine.bans, uploadGate(engine, opts.uploadPolicy ?? DEFAULT_UPLOAD_POLICY)),
     quotas: new UploadQuotas(settleUploadQuota(opts.uploadQuota), () => engine.now()),
     clock: () => engine.now(),
     verify: engine.ctx.verify,

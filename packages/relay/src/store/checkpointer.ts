@@ -20,6 +20,8 @@ const RESTART_PAGES = 4096
 const LIMIT_PAGES = 2 * RESTART_PAGES
 /** How long, at most, the writer waits for the thread's checkpoint at {@link LIMIT_PAGES}, ms. */
 const WAIT_MS = 2_000
+/** How long the thread gets to close its connection and end before it is terminated, ms. */
+const STOP_MS = 2_000
 /** SQLite's own default, restored when the checkpoint thread fails. */
 const AUTOCHECKPOINT_PAGES = 1000
 /** The shared flag's values: the thread has nothing to do, or a checkpoint was asked for and has not ended. */
@@ -134,15 +136,27 @@ export class Checkpointer {
     worker.postMessage(0)
   }
 
-  /** Stops the thread, closing its connection first, so the writer's close can checkpoint and remove the WAL. */
+  /**
+   * Stops the thread, closing its connection first, so the writer's close can checkpoint and remove
+   * the WAL. The thread is unref'd while it works; waiting for its exit refs it again, or an event
+   * loop with nothing else to do would end before the exit came (and an `await close()` would never
+   * settle). A thread that has not ended within {@link STOP_MS} is terminated.
+   */
   async close(): Promise<void> {
     this.closed = true
     this.wal.close()
     const worker = this.worker
+    this.worker = undefined
     if (!worker) return
-    const exited = new Promise((resolve) => worker.once('exit', resolve))
+    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()))
+    worker.ref()
     worker.postMessage('close')
-    await exited
+    let timer: NodeJS.Timeout | undefined
+    const late = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), STOP_MS)
+    })
+    if ((await Promise.race([exited, late])) === 'late') await worker.terminate()
+    clearTimeout(timer)
   }
 
   /**

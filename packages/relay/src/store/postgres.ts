@@ -4,6 +4,7 @@ import pg from 'pg'
 import { GroupIndex, IndexedRecords } from '../groups/group-index'
 import type { GroupRecord } from '../groups/record'
 import { groupColumn, isAddressable, isReplaceable } from './database'
+import { allLists, dropListed, putListed } from './lists-pg'
 import { migrate } from './migrate'
 import { Delivered, FanoutListener, SAMPLE_MS } from './pg-fanout'
 import { pageRows, pgText, plain, queryRows, ROW_COLUMNS } from './query-postgres'
@@ -11,6 +12,8 @@ import type {
   Cursor,
   EventStore,
   InsertResult,
+  ListEntry,
+  ListName,
   Page,
   ReadView,
   RingEntry,
@@ -56,6 +59,8 @@ interface Fanout {
   g?: Record<string, number>
   /** The payload was too large: read it from `fanout` at this seq. */
   f?: number
+  /** The operator's lists changed: read them again. */
+  l?: 1
 }
 
 /** Options of {@link PostgresStore.open}. */
@@ -96,6 +101,7 @@ export class PostgresStore implements EventStore {
   readonly groupIndex = new GroupIndex()
   private readonly records = new IndexedRecords(this.groupIndex, (r: { g: GroupRecord; v: number }) => r.g)
   private readonly listeners: ((event: NostrEvent) => void)[] = []
+  private readonly listListeners: (() => void)[] = []
   /** This process's mark on its notifications. */
   private readonly origin = randomBytes(9).toString('base64')
   /** The end of each group's in-process queue. */
@@ -246,10 +252,11 @@ export class PostgresStore implements EventStore {
 
   /** NOTIFYs what the unit did, inside its transaction, so other processes hear it in commit order. */
   private async announce(q: Q, tx: PgTransaction): Promise<void> {
-    if (tx.events.length === 0 && tx.versions.size === 0) return
+    if (tx.events.length === 0 && tx.versions.size === 0 && !tx.listsChanged) return
     const msg: Fanout = { o: this.origin }
     if (tx.events.length > 0) msg.e = tx.events
     if (tx.versions.size > 0) msg.g = Object.fromEntries(tx.versions)
+    if (tx.listsChanged) msg.l = 1
     let payload = JSON.stringify(msg)
     if (Buffer.byteLength(payload) > NOTIFY_MAX) {
       const [row] = await rows<{ seq: number }>(q, 'INSERT INTO fanout (payload) VALUES ($1) RETURNING seq', [
@@ -291,7 +298,19 @@ export class PostgresStore implements EventStore {
       .filter(([id, v]) => v < 0 || (this.records.get(id)?.v ?? 0) < v)
       .map(([id]) => id)
     if (stale.length > 0) await this.loadGroups(stale)
+    if (msg.l) this.listsChanged()
     this.deliver(msg.e ?? [])
+  }
+
+  /** Tells the list listeners to read the operator's lists again. */
+  private listsChanged(): void {
+    for (const l of this.listListeners) {
+      try {
+        l()
+      } catch (err) {
+        this.log(`fan-out: ${(err as Error).message}`)
+      }
+    }
   }
 
   /** Hands events to the live subscriptions, each once. */
@@ -317,6 +336,8 @@ export class PostgresStore implements EventStore {
         if (this.closed || this.listener.epoch !== epoch) return
         try {
           await this.loadGroups()
+          // A change of the operator's lists may have been missed too.
+          this.listsChanged()
           for await (const page of this.delivered.missed()) this.deliver(page)
           return
         } catch (err) {
@@ -428,6 +449,12 @@ export class PostgresStore implements EventStore {
   onRemote(listener: (event: NostrEvent) => void): void {
     this.listeners.push(listener)
   }
+  lists(): Promise<ListEntry[]> {
+    return allLists(this.pool)
+  }
+  onListsChanged(listener: () => void): void {
+    this.listListeners.push(listener)
+  }
   async close(): Promise<void> {
     if (this.closed) return
     this.closed = true
@@ -449,6 +476,8 @@ class PgTransaction implements StoreTransaction {
   readonly versions = new Map<string, number>()
   /** Events to announce, in order. */
   readonly events: NostrEvent[] = []
+  /** The unit wrote the operator's lists (announced, so other processes read them again). */
+  listsChanged = false
   /** Records read under this transaction's locks (JSON and the parsed record; null when absent). */
   private readonly read = new Map<string, { json: string; g: GroupRecord } | null>()
   private readonly locked = new Set<string>()
@@ -632,6 +661,15 @@ class PgTransaction implements StoreTransaction {
     const v = (row?.version ?? 0) + 1
     this.overlay.set(id, { g: null, v })
     this.versions.set(id, -1)
+  }
+  async putListed(list: ListName, value: string, note: string): Promise<void> {
+    await putListed(this.q, list, value, note)
+    this.listsChanged = true
+  }
+  async dropListed(list: ListName, value: string): Promise<boolean> {
+    const dropped = await dropListed(this.q, list, value)
+    if (dropped) this.listsChanged = true
+    return dropped
   }
 }
 

@@ -32,6 +32,13 @@ CREATE INDEX IF NOT EXISTS tags_event ON tags (event);
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS groups (id TEXT PRIMARY KEY, state TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS deleted_ids (id TEXT PRIMARY KEY, at INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS moderation (
+  list TEXT NOT NULL,
+  value TEXT NOT NULL,
+  note TEXT NOT NULL DEFAULT '',
+  at INTEGER NOT NULL,
+  PRIMARY KEY (list, value)
+);
 `
 
 /** The indexes of the order before arrival broke ties (see {@link SCHEMA}). */

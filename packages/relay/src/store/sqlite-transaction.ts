@@ -1,7 +1,8 @@
 import type { Filter, NostrEvent } from 'nostr-tools'
 import type { GroupRecord } from '../groups/record'
 import type { EventDatabase } from './database'
-import type { InsertResult, RingEntry, StoredRow, StoreTransaction } from './store'
+import type { SqliteLists } from './lists-sqlite'
+import type { InsertResult, ListName, RingEntry, StoredRow, StoreTransaction } from './store'
 
 /** What a transaction needs of its store (`SqliteStore`): the SQL, committed records, the `previous` windows. */
 export interface TransactionHost {
@@ -10,6 +11,8 @@ export interface TransactionHost {
   ringOf(groupId: string, n: number): RingEntry[]
   pushRing(groupId: string, entry: RingEntry): void
   dropRings(): void
+  /** The operator's lists (NIP-86). */
+  readonly operatorLists: SqliteLists
 }
 
 /** The open transaction of one `SqliteStore.unit`. */
@@ -79,5 +82,11 @@ export class SqliteTransaction implements StoreTransaction {
   async dropGroup(id: string): Promise<void> {
     this.db.dropGroup(id)
     this.overlay.set(id, null)
+  }
+  async putListed(list: ListName, value: string, note: string): Promise<void> {
+    this.store.operatorLists.put(list, value, note, Math.floor(Date.now() / 1000))
+  }
+  async dropListed(list: ListName, value: string): Promise<boolean> {
+    return this.store.operatorLists.drop(list, value)
   }
 }

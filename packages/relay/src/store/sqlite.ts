@@ -3,10 +3,20 @@ import { GroupIndex, IndexedRecords } from '../groups/group-index'
 import type { GroupRecord } from '../groups/record'
 import { Checkpointer } from './checkpointer'
 import { EventDatabase } from './database'
+import { SqliteLists } from './lists-sqlite'
 import { type Candidate, pageOf } from './query-sqlite'
 import { SearchThread } from './search-thread'
 import { SqliteTransaction } from './sqlite-transaction'
-import type { Cursor, EventStore, Page, ReadView, RingEntry, StoredRow, StoreTransaction } from './store'
+import type {
+  Cursor,
+  EventStore,
+  ListEntry,
+  Page,
+  ReadView,
+  RingEntry,
+  StoredRow,
+  StoreTransaction,
+} from './store'
 
 /**
  * Under concurrent load (the last batch held at least {@link BUSY_UNITS} units and committed less
@@ -70,6 +80,8 @@ export class SqliteStore implements EventStore {
   /** The SQL underneath (exposed for benchmarks and tools that read the file directly). */
   readonly db: EventDatabase
   readonly groupIndex = new GroupIndex()
+  /** @internal the operator's lists. */
+  readonly operatorLists: SqliteLists
   /** Committed group records. */
   private readonly records = new IndexedRecords(this.groupIndex, (g: GroupRecord) => g)
   /** Cached `previous` windows, newest first, kept current by inserts and cleared by deletions. */
@@ -100,6 +112,7 @@ export class SqliteStore implements EventStore {
 
   constructor(path: string, relayKey: () => string) {
     this.db = new EventDatabase(path, relayKey)
+    this.operatorLists = new SqliteLists(this.db.sql)
     this.tx = {
       begin: this.db.sql.prepare('BEGIN IMMEDIATE'),
       commit: this.db.sql.prepare('COMMIT'),
@@ -344,6 +357,12 @@ export class SqliteStore implements EventStore {
   }
   onRemote(): void {
     // One process owns the file: there are no other writers to hear from.
+  }
+  lists(): Promise<ListEntry[]> {
+    return this.read(() => this.operatorLists.all())
+  }
+  onListsChanged(): void {
+    // One process owns the file: only this process changes the lists.
   }
   async close(): Promise<void> {
     await this.idle()

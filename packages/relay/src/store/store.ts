@@ -44,6 +44,29 @@ export interface RingEntry {
 }
 
 /**
+ * The operator's lists (NIP-86), kept by every backend in one table: banned and allowed keys,
+ * banned events and events cleared of their reports, allowed and disallowed kinds, blocked
+ * addresses, and `relay-info` (the relay's name, description and icon as the operator set them,
+ * `value` naming the field and `note` holding the text).
+ */
+export type ListName =
+  | 'banned-pubkey'
+  | 'allowed-pubkey'
+  | 'banned-event'
+  | 'allowed-event'
+  | 'allowed-kind'
+  | 'disallowed-kind'
+  | 'blocked-ip'
+  | 'relay-info'
+
+/** One entry of an operator's list: `note` is the reason given (or the text, for `relay-info`). */
+export interface ListEntry {
+  list: ListName
+  value: string
+  note: string
+}
+
+/**
  * What every backend can read, inside a transaction or outside one. Every method may be answered
  * from memory (SQLite) or over the network (PostgreSQL), so each returns a Promise.
  */
@@ -106,6 +129,10 @@ export interface StoreTransaction extends StoreReader {
   saveGroup(g: GroupRecord): Promise<void>
   /** Removes a group's record. */
   dropGroup(id: string): Promise<void>
+  /** Adds (or replaces the note of) an entry of an operator's list; other processes hear of it at the commit. */
+  putListed(list: ListName, value: string, note: string): Promise<void>
+  /** Removes an entry of an operator's list; resolves to whether it was there. */
+  dropListed(list: ListName, value: string): Promise<boolean>
 }
 
 /**
@@ -177,6 +204,14 @@ export interface EventStore extends StoreReader {
   ): Promise<Page>
   /** Registers a listener for events committed by other relay processes on the same database. */
   onRemote(listener: (event: NostrEvent) => void): void
+  /** Every entry of the operator's lists, committed. */
+  lists(): Promise<ListEntry[]>
+  /**
+   * Registers a listener called when another relay process changed the operator's lists, or when
+   * changes may have been missed (the fan-out reconnected): the place to read {@link lists} again.
+   * A single-process backend never calls it.
+   */
+  onListsChanged(listener: () => void): void
   /** Closes the database; waits for running units. */
   close(): Promise<void>
 }
