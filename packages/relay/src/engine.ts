@@ -11,6 +11,7 @@ import { Intake, type IntakeOutcome } from './intake'
 import { keptKey, secretKeyBytes } from './keys'
 import { LIMITS, type RelayLimits } from './limits'
 import { checkLiveKitConfig } from './livekit/config'
+import { NegentropySide } from './negentropy/sessions'
 import type { RelayOptions } from './options'
 import { PROFILES } from './profiles'
 import { QuerySide } from './query'
@@ -37,6 +38,8 @@ export class Engine {
   private readonly perIp = new Map<string, number>()
   readonly query: QuerySide
   readonly intake: Intake
+  /** NIP-77 sessions. */
+  readonly negentropy: NegentropySide
   /** The relay's public URL (AUTH `relay` tags name it). */
   url = ''
 
@@ -48,6 +51,7 @@ export class Engine {
   ) {
     this.query = new QuerySide(ctx)
     this.intake = new Intake(ctx)
+    this.negentropy = new NegentropySide(ctx)
   }
 
   /** Opens the store, loads or makes the keys, and settles the options. */
@@ -133,6 +137,7 @@ export class Engine {
         event: (c, e, admission) => this.onEvent(c, e, admission),
         req: (c, subId, filters: Filter[]) => this.query.req(c, subId, filters),
         close: (c, subId) => this.query.close(c, subId),
+        neg: (c, message) => this.negentropy.handle(c, message),
       },
       rate,
     )
@@ -141,6 +146,7 @@ export class Engine {
     log(`connect ${conn.remote}`)
     ws.on('close', () => {
       this.connections.delete(conn)
+      this.negentropy.release(conn)
       const left = (this.perIp.get(ip) ?? 1) - 1
       if (left > 0) this.perIp.set(ip, left)
       else this.perIp.delete(ip)
