@@ -48,11 +48,9 @@ export function windowFilter(key: GroupKey, since: number): Filter {
 /** The fork's cached events in the window: only those the window filter matches can be reconciled. */
 async function cachedWindow(store: EventStore, key: GroupKey, since: number | undefined) {
   const fork = key.toString()
-  const events = await store.query({
-    fork,
-    tags: { h: [key.id.value] },
-    ...(since !== undefined && { since }),
-  })
+  // The fork's window read whole, the `h` checked here: cheaper than a tag index on every store.
+  const all = await store.query({ fork, ...(since !== undefined && { since }) })
+  const events = all.filter((e) => e.tags.some((t) => t[0] === 'h' && t[1] === key.id.value))
   const start = since ?? events.reduce((min, e) => Math.min(min, e.created_at), Number.POSITIVE_INFINITY)
   return { fork, events, since: start }
 }
