@@ -1,7 +1,7 @@
 /**
  * Client ingest: 5,000 kind 9 events (10 groups × 500, the relay's per-REQ maximum) from an
  * in-process relay over real WebSockets, through Roost's whole read path — RelayPool (dedupe,
- * verification with createVerifier(), i.e. nostr-wasm) → Group.ingest → SqliteEventStore (a file,
+ * verification with createVerifier(), i.e. nostr-wasm) → the group core's ingest → SqliteEventStore (a file,
  * batched writes) → every Group's snapshot with all 500 rows — beside a nostr-tools SimplePool
  * subscription to the same groups with its default verifyEvent (noble) pushing into an array.
  * Same events, same relay, same run, rounds alternating. The relay runs in a worker thread, so
@@ -21,11 +21,11 @@ import type { NostrEvent } from 'nostr-tools/core'
 import { SimplePool, useWebSocketImplementation } from 'nostr-tools/pool'
 import { finalizeEvent, generateSecretKey, getEventHash, getPublicKey } from 'nostr-tools/pure'
 import WebSocket from 'ws'
+import { GroupCore } from '../packages/client/src/groups/group-core'
 import {
   brandVerified,
   createRoost,
   createVerifier,
-  Group,
   LocalSigner,
   MemoryEventStore,
   RelayPool,
@@ -99,7 +99,7 @@ async function ingestBench(): Promise<void> {
     })
     const groups = ids.map(
       (id) =>
-        new Group(new GroupKey(relay.url, id), {
+        new GroupCore(new GroupKey(relay.url, id), {
           pool,
           store,
           signer,
@@ -129,7 +129,7 @@ async function ingestBench(): Promise<void> {
           }),
       ),
     )
-    await Promise.all(groups.map((g) => g.flush())) // every event is in SQLite
+    await Promise.all(groups.map((g) => g.flushStore())) // every event is in SQLite
     let rows = 0
     for (const g of groups) rows += g.snapshot().messages.length // and every snapshot is built
     const elapsed = performance.now() - start
@@ -346,7 +346,7 @@ async function memoryChild(side: 'ours' | 'baseline'): Promise<void> {
   const groups = Array.from(
     { length: MEM_GROUPS },
     (_, g) =>
-      new Group(new GroupKey('ws://127.0.0.1:9', `g${g}`), {
+      new GroupCore(new GroupKey('ws://127.0.0.1:9', `g${g}`), {
         pool: new RelayPool(),
         store,
         signer: LocalSigner.generate(),
@@ -365,7 +365,7 @@ async function memoryChild(side: 'ours' | 'baseline'): Promise<void> {
     else groups[i % MEM_GROUPS]!.ingest(e)
   }
   if (side === 'ours') {
-    await Promise.all(groups.map((g) => g.flush()))
+    await Promise.all(groups.map((g) => g.flushStore()))
     let rows = 0
     for (const g of groups) rows += g.snapshot().messages.length
     if (rows !== MEM_EVENTS) throw new Error(`ours holds ${rows}`)
@@ -431,7 +431,7 @@ async function unreadBench(): Promise<void> {
   const pool = new RelayPool()
   const store = new MemoryEventStore()
   const groups = Array.from({ length: GROUPS_N }, (_, g) => {
-    const group = new Group(new GroupKey('ws://127.0.0.1:9', `u${g}`), {
+    const group = new GroupCore(new GroupKey('ws://127.0.0.1:9', `u${g}`), {
       pool,
       store,
       signer: LocalSigner.generate(),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import * as client from '../src'
 import * as sqlite from '../src/sqlite'
+import { offlineGroup } from './group-fixtures'
 
 // The public surface of @roost/client. A change here is an API change: update the README too.
 describe('@roost/client exports', () => {
@@ -75,6 +76,58 @@ describe('@roost/client exports', () => {
 
   it('the Node entry', () => {
     expect(Object.keys(sqlite).sort()).toEqual(['SqliteEventStore'])
+  })
+
+  it('Group: reading and writing on the group, administering on group.admin, nothing only the registry calls', () => {
+    const methods = (o: object) =>
+      Object.getOwnPropertyNames(o)
+        .filter((n) => n !== 'constructor')
+        .sort()
+    expect(methods(client.Group.prototype)).toEqual([
+      'admin',
+      'admins',
+      'callToken',
+      'canSend',
+      'comment',
+      'deleteEvent',
+      'deleteOwn',
+      'event',
+      'isAdmin',
+      'joinRequests',
+      'loadOlder',
+      'markMessageRead',
+      'markRead',
+      'markThreadRead',
+      'members',
+      'membership',
+      'messages',
+      'metadata',
+      'metadataEvent',
+      'pins',
+      'postThread',
+      'react',
+      'relayKey',
+      'roles',
+      'search',
+      'sendMessage',
+      'setPins',
+      'thread',
+      'threads',
+      'unreact',
+      'unread',
+      'unreadMentions',
+    ])
+    const group = offlineGroup().group
+    expect(Object.keys(group).sort()).toEqual(['key', 'snapshot', 'subscribe'])
+    expect(methods(Object.getPrototypeOf(group.admin))).toEqual([
+      'createInvite',
+      'deleteGroup',
+      'dismissJoinRequest',
+      'editMetadata',
+      'putUser',
+      'removeUser',
+    ])
+    expect(Object.keys(group.admin)).toEqual([])
   })
 
   it('every typed error of the runtime carries a stable code', () => {

@@ -1,6 +1,7 @@
 import { finalizeEvent, generateSecretKey, getPublicKey } from 'nostr-tools/pure'
 import { afterEach, describe, expect, it } from 'vitest'
 import { PublishTimeoutError, RelayPool } from '../src'
+import { coreOf } from '../src/groups/group-core'
 import { startFakeRelay } from './fake-relay'
 import { Harness, until } from './helpers'
 
@@ -41,7 +42,7 @@ describe('faults a real relay would not produce', () => {
     await until(group, (s) => !s.loading && s.metadata !== undefined)
     expect(group.snapshot().relayKey).toBe(relayKey) // NIP-11 self wins over pubkey
     expect(group.snapshot().metadata?.name).toBe('General')
-    expect(group.ingest(forged)).toBe(false) // handed in directly: still not state
+    expect(coreOf(group)!.ingest(forged)).toBe(false) // handed in directly: still not state
     // a relay-key event altered after signing (no verified brand) is not state either
     const tampered = JSON.parse(JSON.stringify(genuine)) as typeof genuine
     tampered.tags = [
@@ -49,7 +50,7 @@ describe('faults a real relay would not produce', () => {
       ['name', 'Tampered'],
     ]
     tampered.created_at = now() + 1
-    expect(group.ingest(tampered)).toBe(false)
+    expect(coreOf(group)!.ingest(tampered)).toBe(false)
     expect(group.snapshot().metadata?.name).toBe('General')
     // and every state REQ asked for the relay's key only
     const stateFilters = fake.reqs.flatMap(([, fs]) => fs).filter((f) => f.kinds?.includes(39000))

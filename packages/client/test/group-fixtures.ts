@@ -1,12 +1,13 @@
 /**
  * What the Group unit tests share: one group, our key and the relay's, events as the pool hands
- * them over (verified: a real id, a placeholder signature), a Group with no network behind it, and
+ * them over (verified: a real id, a placeholder signature), a group with no network behind it, and
  * read state as another device moves it.
  */
 import { GroupKey } from '@roost/nip29'
 import type { NostrEvent } from 'nostr-tools/core'
 import { getEventHash } from 'nostr-tools/pure'
-import { brandVerified, Group, LocalSigner, MemoryEventStore, type ReadStateSource, RelayPool } from '../src'
+import { brandVerified, LocalSigner, MemoryEventStore, type ReadStateSource, RelayPool } from '../src'
+import { GroupCore } from '../src/groups/group-core'
 
 export const ME = '1'.repeat(64)
 export const RELAY_KEY = '2'.repeat(64)
@@ -25,11 +26,14 @@ export function event(
   return brandVerified({ ...t, id: getEventHash(t), sig: 'ab'.repeat(64) })
 }
 
-/** A Group of {@link KEY} as the registry would make it, with a pool that never connects. */
+/**
+ * A group of {@link KEY} as the registry would make it, with a pool that never connects: its core,
+ * whose `ingest` the tests call as the registry does (its `group` is what a UI holds).
+ */
 export function offlineGroup(
   opts: { readState?: ReadStateSource | undefined; relayKey?: (() => string) | undefined; now?: number } = {},
-): Group {
-  return new Group(KEY, {
+): GroupCore {
+  return new GroupCore(KEY, {
     pool: new RelayPool(),
     store: new MemoryEventStore(),
     signer: LocalSigner.generate(),

@@ -45,20 +45,20 @@ describe('admins', () => {
 
     const b = await bob.groups.join(groupCode(relay, g.key.id.value))
     expect(b.snapshot().membership.status).toBe('refused') // closed, no code
-    await g.putUser(bobPk)
+    await g.admin.putUser(bobPk)
     await until(b, (s) => s.membership.status === 'member') // seen live, though the REQ was never refused
     const spam = await b.sendMessage('buy my coin')
     await until(g, (s) => s.messages.some((m) => m.id === spam.id))
     await g.deleteEvent(spam.id)
     await until(b, (s) => !s.messages.some((m) => m.id === spam.id))
-    await g.removeUser(bobPk)
+    await g.admin.removeUser(bobPk)
     await until(b, (s) => s.membership.status === 'removed')
 
-    await g.editMetadata({ name: 'Book club (2026)' })
+    await g.admin.editMetadata({ name: 'Book club (2026)' })
     await until(b, (s) => s.metadata?.name === 'Book club (2026)')
     expect(g.snapshot().metadata).toMatchObject({ about: 'Monthly', closed: true }) // the rest kept
 
-    const invite = await g.createInvite()
+    const invite = await g.admin.createInvite()
     expect(invite.link).toMatch(/^naddr1.+\?invite=[0-9a-f]{16}$/)
     const c = await carol.groups.join(invite.link!)
     await until(c, (s) => s.membership.status === 'member')

@@ -64,16 +64,16 @@ describe('Group.joinRequests (decision 19)', () => {
     expect(g.joinRequests()).toBe(s.joinRequests)
 
     // Approve: a 9000 naming Bob; his state moves from pending to member without a reload.
-    await g.putUser(bob.signer.publicKey)
+    await g.admin.putUser(bob.signer.publicKey)
     await until(b, (s) => s.membership.status === 'member')
     await until(g, (s) => s.joinRequests.length === 1)
     expect(who(g.snapshot())).toEqual([carolPk])
 
     // Dismiss is local: nothing is sent, Carol stays pending on the relay, and it is remembered.
-    await g.dismissJoinRequest(carolPk)
+    await g.admin.dismissJoinRequest(carolPk)
     expect(g.joinRequests()).toEqual([])
     expect(relay.state(id)?.members).not.toContain(carolPk)
-    await g.flush()
+    await admin.groups.idle() // the requests it received are in the store
     await admin.close()
 
     const again = client({ signer: adminSigner, store: SqliteEventStore.open(path) })
@@ -119,7 +119,7 @@ describe('Group.joinRequests (decision 19)', () => {
     // A member who is not an admin does not fetch others' requests.
     const mo = client()
     const m = await mo.groups.join(code)
-    await g.putUser(mo.signer.publicKey)
+    await g.admin.putUser(mo.signer.publicKey)
     await until(m, (s) => s.membership.status === 'member' && !s.loading && s.admins !== undefined)
     expect(m.isAdmin(mo.signer.publicKey)).toBe(false)
     expect(m.joinRequests()).toEqual([])

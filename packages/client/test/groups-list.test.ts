@@ -150,7 +150,7 @@ describe('the account’s group list (10009)', () => {
     const g = await alice.groups.join(groupCode(relay, id))
     await until(g, (s) => s.membership.status === 'member')
     await g.sendMessage('soon gone')
-    await g.flush()
+    await alice.groups.idle()
     expect((await store.query({ fork: g.key.toString(), kinds: [9] })).length).toBe(1)
     await alice.groups.leave(g.key)
     expect(await store.query({ fork: g.key.toString() })).toEqual([])

@@ -49,7 +49,7 @@ describe('the mention badge', () => {
     )
     g.ingestMany([byUri, byTag, plain, mine, reaction, root, reply])
     expect(g.snapshot().mentions).toBe(3)
-    expect(g.unreadMentions()).toBe(3)
+    expect(g.group.unreadMentions()).toBe(3)
 
     rs.markRead(`msg:${byUri.id}`, byUri.created_at)
     expect(g.snapshot().mentions).toBe(2)

@@ -26,7 +26,7 @@ async function threadWithThreeReplies() {
   await sync.ready
   const a = await alice.groups.join(groupCode(relay, id))
   await until(a, (s) => s.threads.some((t) => t.comments.length === 3) && s.unreadThreads.includes(root.id))
-  return { a, sync, root, replies }
+  return { alice, a, sync, root, replies }
 }
 
 describe('Group.markMessageRead', () => {
@@ -72,10 +72,10 @@ describe('Group.markMessageRead', () => {
   })
 
   it('a reply’s msg: parent is its channel, not its thread (NIP-RS hierarchical frontier rule)', async () => {
-    const { a, sync, root, replies } = await threadWithThreeReplies()
+    const { alice, a, sync, root, replies } = await threadWithThreeReplies()
     const channel = a.key.toString()
-    expect(a.contextParent(`msg:${replies[0]!.id}`)).toBe(channel)
-    expect(a.contextParent(`thread:${root.id}`)).toBe(channel)
+    expect(alice.groups.parentOf(`msg:${replies[0]!.id}`)).toBe(channel)
+    expect(alice.groups.parentOf(`thread:${root.id}`)).toBe(channel)
     // so the thread's frontier does not make a reply's own mark inert (dominance uses the base rule)
     sync.markRead(`thread:${root.id}`, replies[2]!.created_at)
     a.markMessageRead(replies[0]!.id)

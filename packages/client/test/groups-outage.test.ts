@@ -96,7 +96,7 @@ describe('outages', () => {
     expect(ga.snapshot().messages.map((m) => m.id)).not.toContain(onB.id)
     expect(gb.snapshot().messages.map((m) => m.id)).not.toContain(onA.id)
 
-    await gb.flush()
+    await alice.groups.idle()
     await alice.groups.leave(ga.key)
     expect(alice.groups.group(ga.key)).toBeUndefined()
     expect(alice.groups.group(gb.key)).toBe(gb)

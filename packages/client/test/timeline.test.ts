@@ -1,3 +1,4 @@
+import { TimelineWindow } from '@roost/nip29'
 import fc from 'fast-check'
 import { finalizeEvent, generateSecretKey, getPublicKey } from 'nostr-tools/pure'
 import { describe, expect, it } from 'vitest'
@@ -135,6 +136,30 @@ describe('Timeline (the render fold)', () => {
             (a, b) => a.created_at - b.created_at || order.indexOf(a) - order.indexOf(b),
           )
           expect(t.messages().map((m) => m.id)).toEqual(sorted.map((e) => e.id))
+        },
+      ),
+    )
+  })
+
+  it('property: the rows and the `previous` window keep one order, live or from history (decision 21)', () => {
+    const events = Array.from({ length: 16 }, (_, i) => ev(i % 2 ? other : me, 9, `m${i}`, [], 100 + (i % 3)))
+    fc.assert(
+      fc.property(
+        fc.shuffledSubarray(events, { minLength: events.length }),
+        fc.array(fc.boolean(), { minLength: events.length, maxLength: events.length }),
+        (order, older) => {
+          const t = new Timeline(mePk, () => false)
+          const window = new TimelineWindow()
+          order.forEach((e, i) => {
+            t.add(e, { older: older[i] })
+            window.push(e, { older: older[i] })
+          })
+          expect(t.messages().map((m) => m.id)).toEqual(
+            window
+              .events()
+              .reverse()
+              .map((e) => e.id),
+          )
         },
       ),
     )

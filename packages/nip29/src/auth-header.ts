@@ -1,4 +1,5 @@
-import { type NostrEvent, verifyEvent } from 'nostr-tools'
+import type { NostrEvent } from 'nostr-tools/core'
+import { verifyEvent } from 'nostr-tools/pure'
 import { RoostError } from './errors'
 import { isHex64 } from './hex'
 

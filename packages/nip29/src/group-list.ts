@@ -16,24 +16,17 @@ export interface GroupListEntry {
   name?: string
 }
 
-/** The key a `group` tag names, or `undefined` when it lacks a usable id or relay. */
-function keyOf(tag: readonly string[]): string | undefined {
+/**
+ * The key a `group` tag names, or `undefined` when it lacks a usable id or relay. Its relay URL is
+ * parsed once here: a list is read at every start, and no answer is remembered in this package.
+ */
+function keyOf(tag: readonly string[]): GroupKey | undefined {
   if (tag[0] !== 'group') return undefined
-  const relay = tryNormalizeRelayUrl(tag[2])
-  if (relay === undefined) return undefined
   try {
-    return new GroupKey(relay, tag[1] as string).toString()
+    return new GroupKey(tag[2] as string, tag[1] as string)
   } catch {
-    return undefined
+    return undefined // a relay or id that is not usable
   }
-}
-
-function entryOf(tag: readonly string[]): GroupListEntry {
-  const key = GroupKey.parse(keyOf(tag) as string)
-  const name = tag[3]
-  return name !== undefined && name !== ''
-    ? { id: key.id.value, relay: key.relay, name }
-    : { id: key.id.value, relay: key.relay }
 }
 
 /**
@@ -59,6 +52,9 @@ export class GroupList {
   /** The groups, one per key, in list order. */
   readonly entries: readonly GroupListEntry[]
 
+  /** The entries' keys, in list order. */
+  readonly #keys: readonly GroupKey[]
+
   private constructor(tags: string[][], content: string, createdAt: number) {
     // Frozen, so a caller cannot edit a list in place and bypass the lossless edits.
     this.tags = Object.freeze(tags.map((t) => Object.freeze(t)))
@@ -66,13 +62,19 @@ export class GroupList {
     this.createdAt = createdAt
     const seen = new Set<string>()
     const entries: GroupListEntry[] = []
+    const keys: GroupKey[] = []
     for (const tag of tags) {
       const key = keyOf(tag)
-      if (key === undefined || seen.has(key)) continue
-      seen.add(key)
-      entries.push(Object.freeze(entryOf(tag)))
+      if (key === undefined || seen.has(key.toString())) continue
+      seen.add(key.toString())
+      keys.push(key)
+      const name = tag[3]
+      const { relay } = key
+      const id = key.id.value
+      entries.push(Object.freeze(name !== undefined && name !== '' ? { id, relay, name } : { id, relay }))
     }
     this.entries = Object.freeze(entries)
+    this.#keys = keys
   }
 
   /**
@@ -105,7 +107,7 @@ export class GroupList {
 
   /** Every entry's key, in list order. @example for (const key of list.keys()) registry.open(key) */
   keys(): GroupKey[] {
-    return this.entries.map((e) => new GroupKey(e.relay, e.id))
+    return [...this.#keys]
   }
 
   /** The relays of the `r` tags, normalized and deduplicated. @example list.relays() */
@@ -128,7 +130,8 @@ export class GroupList {
   upsert(entry: GroupListEntry): GroupList {
     const key = new GroupKey(entry.relay, entry.id)
     const tags = this.tags.map((t) => [...t])
-    const at = tags.findIndex((t) => keyOf(t) === key.toString())
+    const target = key.toString()
+    const at = tags.findIndex((t) => keyOf(t)?.toString() === target)
     if (at >= 0) {
       const tag = tags[at] as string[]
       if (entry.name !== undefined && entry.name !== '') tag[3] = entry.name
@@ -149,7 +152,7 @@ export class GroupList {
   remove(key: GroupKey): GroupList {
     const target = key.toString()
     return new GroupList(
-      this.tags.filter((t) => keyOf(t) !== target).map((t) => [...t]),
+      this.tags.filter((t) => keyOf(t)?.toString() !== target).map((t) => [...t]),
       this.content,
       this.createdAt,
     )

@@ -1,4 +1,4 @@
-import { nip19 } from 'nostr-tools'
+import * as nip19 from 'nostr-tools/nip19'
 import { InvalidArgumentError, InvalidReferenceError } from './errors'
 import { GroupId } from './group-id'
 import { GroupKey } from './group-key'

@@ -1,4 +1,5 @@
-import { type NostrEvent, nip19 } from 'nostr-tools'
+import type { NostrEvent } from 'nostr-tools/core'
+import * as nip19 from 'nostr-tools/nip19'
 import { InvalidArgumentError } from './errors'
 import { assertHex64, isHex64 } from './hex'
 import { KINDS } from './kinds'

@@ -1,4 +1,4 @@
-import { nip19 } from 'nostr-tools'
+import * as nip19 from 'nostr-tools/nip19'
 import { InvalidArgumentError } from './errors'
 import { assertHex64 } from './hex'
 import { KINDS } from './kinds'

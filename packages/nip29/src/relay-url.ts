@@ -22,20 +22,6 @@ import { InvalidRelayUrlError } from './errors'
  */
 export function normalizeRelayUrl(url: string): string {
   if (typeof url !== 'string') throw new InvalidRelayUrlError(url, 'a relay URL must be a string')
-  // A client normalizes the same few relays over and over (every group key, list entry and
-  // routed event): the answers for valid inputs are remembered, up to a bound.
-  const known = normalized.get(url)
-  if (known !== undefined) return known
-  const result = normalize(url)
-  if (normalized.size >= MEMO_LIMIT) normalized.clear()
-  normalized.set(url, result)
-  return result
-}
-
-const MEMO_LIMIT = 1_024
-const normalized = new Map<string, string>()
-
-function normalize(url: string): string {
   const input = url.trim()
   if (input === '') throw new InvalidRelayUrlError(url, 'the relay URL is empty')
   if (/\s/.test(input)) throw new InvalidRelayUrlError(url, `the relay URL "${input}" contains whitespace`)
@@ -74,5 +60,50 @@ export function tryNormalizeRelayUrl(url: unknown): string | undefined {
     return normalizeRelayUrl(url)
   } catch {
     return undefined
+  }
+}
+
+/**
+ * A memo of {@link normalizeRelayUrl} held by its caller: the same answers and the same errors,
+ * with the answers for valid inputs remembered, up to `limit` of them (then it starts over). A
+ * client normalizes the same few relays for every group key, list entry and route; one cache per
+ * registry or pool saves parsing a URL each time, and leaves this package without state of its own.
+ *
+ * @example
+ * const urls = new RelayUrlCache()
+ * urls.normalize('WSS://Groups.Example.com:443/') // 'wss://groups.example.com', parsed once
+ * urls.tryNormalize('not a url') // undefined
+ */
+export class RelayUrlCache {
+  readonly limit: number
+  readonly #known = new Map<string, string>()
+
+  constructor(limit = 1_024) {
+    this.limit = Number.isInteger(limit) && limit > 0 ? limit : 1_024
+  }
+
+  /** {@link normalizeRelayUrl}, remembered. @throws {InvalidRelayUrlError} as it does. */
+  normalize(url: string): string {
+    const known = this.#known.get(url)
+    if (known !== undefined) return known
+    const result = normalizeRelayUrl(url)
+    if (this.#known.size >= this.limit) this.#known.clear()
+    this.#known.set(url, result)
+    return result
+  }
+
+  /** {@link tryNormalizeRelayUrl}, remembered. @example urls.tryNormalize(tag[2]) */
+  tryNormalize(url: unknown): string | undefined {
+    if (typeof url !== 'string') return undefined
+    try {
+      return this.normalize(url)
+    } catch {
+      return undefined
+    }
+  }
+
+  /** How many answers are held. @example urls.size */
+  get size(): number {
+    return this.#known.size
   }
 }

@@ -1,5 +1,6 @@
 import type { NostrEvent } from 'nostr-tools'
 import { isHex64 } from './hex'
+import { timelineOrder } from './timeline-order'
 
 /**
  * At most this many `previous` references go into one tag (the spec recommends at least 3).
@@ -8,46 +9,86 @@ import { isHex64 } from './hex'
 export const MAX_PREVIOUS = 3
 
 /**
- * The newest events seen for one group on one relay (any kind, any author), from which the
- * `previous` timeline references are drawn (NIP-29 timeline references). Deduplicates by id, keeps
- * the newest `capacity` (default 50), newest first (ties: lowest id first, as NIP-01 orders).
+ * The `previous` window of one group on one relay (DESIGN decisions 4 and 21): the newest
+ * `capacity` events seen there (default 50, any kind, any author), newest first by
+ * {@link timelineOrder}. Within one `created_at` second the latest arrival comes first, as the
+ * relay's own ring of the events it accepted last: an event pushed live arrived after every event
+ * held, one pushed with `{ older: true }` (a page of history, newest first: the local store, a
+ * relay's stored backlog) arrived before them. Ordering ties by id instead would name events the
+ * relay has already let go of. Deduplicates by id.
  *
  * @example
  * const window = new TimelineWindow()
- * for (const e of events) window.push(e)
+ * for (const e of storedNewestFirst) window.push(e, { older: true })
+ * window.push(live) // as each event arrives
  * id.message('hi', { previous: window.previousTag(me) })
  */
 export class TimelineWindow {
   readonly capacity: number
+  /** Newest first. */
   #events: NostrEvent[] = []
-  #ids = new Set<string>()
+  /** The arrival sequence of each held event (its key set is the window's ids). */
+  #seq = new Map<string, number>()
+  #newest = 0
+  #oldest = 0
 
   constructor(capacity = 50) {
     this.capacity = Number.isInteger(capacity) && capacity > 0 ? capacity : 50
   }
 
-  /** Adds an event; ignores duplicates, events without a valid id, and events older than a full window. */
-  push(event: NostrEvent): void {
+  /**
+   * Adds an event seen on the group's relay; `older` when it comes from a newest-first page of
+   * history, so within its second it arrived before the events held. Ignores duplicates, events
+   * without a valid id or `created_at`, and events that would fall out of a full window at once.
+   * @example window.push(event); window.push(fromStore, { older: true })
+   */
+  push(event: NostrEvent, opts: { older?: boolean } = {}): void {
     const e = event as Partial<NostrEvent> | null
-    if (typeof e !== 'object' || e === null || !isHex64(e.id) || this.#ids.has(e.id)) return
+    if (typeof e !== 'object' || e === null || !isHex64(e.id) || this.#seq.has(e.id)) return
     if (typeof e.created_at !== 'number' || !Number.isFinite(e.created_at)) return
     const list = this.#events
+    const seq = opts.older === true ? this.#oldest - 1 : this.#newest + 1
+    // From the oldest end: a page of history (the cold-start case) lands there, usually at once.
     let at = list.length
-    while (at > 0 && before(event, list[at - 1] as NostrEvent)) at--
+    while (at > 0) {
+      const held = list[at - 1] as NostrEvent
+      if (timelineOrder(event, seq, held, this.#seq.get(held.id) as number) < 0) break
+      at--
+    }
     if (at >= this.capacity) return
+    if (opts.older === true) this.#oldest = seq
+    else this.#newest = seq
     list.splice(at, 0, event)
-    this.#ids.add(event.id)
-    while (list.length > this.capacity) this.#ids.delete((list.pop() as NostrEvent).id)
+    this.#seq.set(event.id, seq)
+    while (list.length > this.capacity) this.#seq.delete((list.pop() as NostrEvent).id)
   }
 
   /**
-   * Empties the window, e.g. before refilling it from the relay after a `previous … wasn't found`
-   * rejection.
-   * @example window.clear(); for (const e of await pool.fetch([relay], [id.timelineFilter(50)])) window.push(e)
+   * Replaces the window with the relay's newest page of the group (newest first), e.g. after a
+   * `previous … wasn't found` rejection. When a full page comes back, the events of its oldest
+   * second are left out: the relay checks against the events it accepted last, and a REQ orders
+   * ties by id, so those may already be out of its ring.
+   * @example window.replace(await pool.fetch([relay], [id.timelineFilter(window.capacity)]))
+   */
+  replace(newestFirst: readonly NostrEvent[]): void {
+    this.clear()
+    let boundary = Number.NEGATIVE_INFINITY
+    if (newestFirst.length >= this.capacity) {
+      boundary = Number.POSITIVE_INFINITY
+      for (const e of newestFirst) if (e.created_at < boundary) boundary = e.created_at
+    }
+    for (const e of newestFirst) if (e.created_at > boundary) this.push(e, { older: true })
+  }
+
+  /**
+   * Empties the window.
+   * @example window.clear()
    */
   clear(): void {
     this.#events = []
-    this.#ids.clear()
+    this.#seq.clear()
+    this.#newest = 0
+    this.#oldest = 0
   }
 
   /** The window's events, newest first. @example window.events()[0] */
@@ -75,9 +116,4 @@ export class TimelineWindow {
     }
     return prefixes.length === 0 ? undefined : ['previous', ...prefixes]
   }
-}
-
-/** Whether `a` sorts before `b`: newer first, then lower id. */
-function before(a: NostrEvent, b: NostrEvent): boolean {
-  return a.created_at > b.created_at || (a.created_at === b.created_at && a.id < b.id)
 }

@@ -25,6 +25,7 @@ describe('@roost/nip29 exports', () => {
       'MAX_PREVIOUS',
       'MAX_SEARCH_TERMS',
       'MODERATION_KINDS',
+      'RelayUrlCache',
       'RoostError',
       'STATE_KINDS',
       'TimelineWindow',
@@ -61,6 +62,7 @@ describe('@roost/nip29 exports', () => {
       'relayHttpUrl',
       'searchTerms',
       'searchWords',
+      'timelineOrder',
       'tryNormalizeRelayUrl',
       'withdrawnIds',
     ])

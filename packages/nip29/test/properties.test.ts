@@ -403,47 +403,6 @@ describe('GroupList properties', () => {
   })
 })
 
-describe('TimelineWindow properties', () => {
-  const me = 'a'.repeat(64)
-  const other = 'b'.repeat(64)
-  const event = fc.record({
-    id: hex64,
-    created_at: fc.integer({ min: 0, max: 40 }),
-    mine: fc.boolean(),
-    kind: fc.constantFrom(1, 7, 9, 11, 1111, 9000, 30023),
-  })
-
-  it('matches the model: the newest 50 distinct events, and ≤3 distinct prefixes of the newest by others', () => {
-    fc.assert(
-      fc.property(fc.array(event, { maxLength: 120 }), (raw) => {
-        const events = raw.map((r) => ({
-          id: r.id,
-          pubkey: r.mine ? me : other,
-          created_at: r.created_at,
-          kind: r.kind,
-          tags: [],
-          content: '',
-          sig: '',
-        }))
-        const w = new TimelineWindow()
-        for (const e of events) w.push(e)
-        const unique = [...new Map(events.map((e) => [e.id, e])).values()]
-        // First push of an id wins; later copies are duplicates.
-        const firsts = unique.map((u) => events.find((e) => e.id === u.id) as (typeof events)[number])
-        const model = firsts
-          .sort((x, y) => y.created_at - x.created_at || (x.id < y.id ? -1 : 1))
-          .slice(0, 50)
-        expect(w.events().map((e) => e.id)).toEqual(model.map((e) => e.id))
-        const tag = w.previousTag(me)
-        const expected = [
-          ...new Set(model.filter((e) => e.pubkey !== me).map((e) => e.id.slice(0, 8))),
-        ].slice(0, 3)
-        expect(tag).toEqual(expected.length === 0 ? undefined : ['previous', ...expected])
-      }),
-    )
-  })
-})
-
 describe('builders throw nothing but typed errors, and what they return is a signable template', () => {
   const id = GroupId.parse('g')
   const arg = fc.oneof(

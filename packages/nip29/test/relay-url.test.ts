@@ -1,5 +1,6 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { InvalidRelayUrlError, normalizeRelayUrl, tryNormalizeRelayUrl } from '../src/index'
+import { InvalidRelayUrlError, normalizeRelayUrl, RelayUrlCache, tryNormalizeRelayUrl } from '../src/index'
 
 describe('normalizeRelayUrl', () => {
   it.each([
@@ -43,5 +44,50 @@ describe('normalizeRelayUrl', () => {
   it('rejects non-strings with a typed error', () => {
     expect(() => normalizeRelayUrl(42 as unknown as string)).toThrow(InvalidRelayUrlError)
     expect(tryNormalizeRelayUrl(null)).toBeUndefined()
+  })
+})
+
+describe('RelayUrlCache', () => {
+  const inputs = fc.oneof(
+    fc.constantFrom(
+      'WSS://Groups.Example.COM/',
+      'groups.example.com',
+      'ws://127.0.0.1:7777/nip29/',
+      'https://groups.example.com',
+      "wss://a'b",
+      '',
+      ' ',
+    ),
+    fc.webUrl().map((u) => u.replace(/^https?/, 'wss')),
+    fc.string(),
+  )
+
+  it('property: answers as normalizeRelayUrl does, throwing the same errors, and holds at most its limit', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 4 }), fc.array(inputs, { maxLength: 30 }), (limit, urls) => {
+        const cache = new RelayUrlCache(limit)
+        for (const url of [...urls, ...urls]) {
+          let want: string | Error
+          try {
+            want = normalizeRelayUrl(url)
+          } catch (err) {
+            want = err as Error
+          }
+          if (typeof want === 'string') expect(cache.normalize(url)).toBe(want)
+          else expect(() => cache.normalize(url)).toThrow(want.message)
+          expect(cache.tryNormalize(url)).toBe(typeof want === 'string' ? want : undefined)
+          expect(cache.size).toBeLessThanOrEqual(limit)
+        }
+      }),
+    )
+  })
+
+  it('remembers valid inputs only, and each cache its own', () => {
+    const a = new RelayUrlCache()
+    const b = new RelayUrlCache()
+    a.normalize('Groups.Example.com')
+    expect(a.tryNormalize('not a url')).toBeUndefined()
+    expect(a.tryNormalize(42)).toBeUndefined()
+    expect([a.size, b.size, new RelayUrlCache(0).limit]).toEqual([1, 0, 1_024])
   })
 })

@@ -1,4 +1,5 @@
 import { bytesToHex } from '@noble/hashes/utils.js'
+import { TimelineWindow } from '@roost/nip29'
 import { finalizeEvent, getPublicKey, type NostrEvent } from 'nostr-tools/pure'
 import { createGroup } from './admin'
 import type { Engine } from './engine'
@@ -62,16 +63,18 @@ async function seed(engine: Engine): Promise<DemoInfo> {
     })
     const start = engine.now() - HISTORY.length * 60
     const history: NostrEvent[] = []
+    // `previous` as a client writes it: the newest events of the history by someone else
+    const window = new TimelineWindow()
     HISTORY.forEach(([user, text], i) => {
-      const previous = history
-        .filter((e) => e.pubkey !== pubkeys[user])
-        .slice(-3)
-        .map((e) => e.id.slice(0, 8))
+      const previous = window.previousTag(pubkeys[user] as string)
       const tags = [['h', 'general']]
-      if (previous.length > 0) tags.push(['previous', ...previous])
-      history.push(
-        finalizeEvent({ kind: 9, created_at: start + i * 60, content: text, tags }, keys[user] as Uint8Array),
+      if (previous) tags.push(previous)
+      const event = finalizeEvent(
+        { kind: 9, created_at: start + i * 60, content: text, tags },
+        keys[user] as Uint8Array,
       )
+      history.push(event)
+      window.push(event)
     })
     await engine.trusted(history)
   }

@@ -12,11 +12,14 @@ import './message-media.css'
 const MAX_W = 360
 const MAX_H = 320
 
+/** Bare links of a message looked at for images: a message of thousands of URLs costs no more. */
+const MAX_BARE_LINKS = 20
+
 /** The attachments of a message: its imeta files, plus bare image links in its text. */
 export function mediaOf(m: Pick<MessageItem, 'content' | 'media'>): ImetaFields[] {
   const listed = (m.media ?? []).filter((f) => safeHttpUrl(f.url) !== undefined)
   const known = new Set(listed.map((f) => f.url))
-  const bare = tokenize(m.content)
+  const bare = tokenize(m.content, MAX_BARE_LINKS)
     .filter((t) => t.type === 'link' && t.image && !known.has(t.href))
     .map((t) => ({ url: (t as { href: string }).href }))
   return [...listed, ...bare]

@@ -24,27 +24,36 @@ export type Token =
   | { type: 'link'; start: number; href: string; text: string; image: boolean }
 
 const URL_RE = /https?:\/\/[^\s<>"'`]+/gi
-const TRAILING = /[.,;:!?)\]}]+$/
+const TRAILING = /[.,;:!?)\]}]/
 const IMAGE_RE = /\.(png|jpe?g|gif|webp|avif)(\?[^#]*)?(#.*)?$/i
 
 /**
  * Splits message content into text and http(s) links. The caller renders every token as a
  * React text node or an `<a>`/`<img>` with the checked URL, so no content is parsed as HTML.
  *
+ * At most `maxLinks` links: past them the rest is text, so a message of thousands of URLs costs
+ * no more than one of `maxLinks`.
+ *
  * @example tokenize('see https://x.org.') // [{text:'see '}, {link https://x.org/}, {text:'.'}]
  */
-export function tokenize(content: string): Token[] {
+export function tokenize(content: string, maxLinks = Number.POSITIVE_INFINITY): Token[] {
   const out: Token[] = []
   let last = 0
+  let links = 0
   for (const match of content.matchAll(URL_RE)) {
+    if (links >= maxLinks) break
     let raw = match[0]
-    const trail = raw.match(TRAILING)?.[0] ?? ''
-    if (trail) raw = raw.slice(0, -trail.length)
+    // Trailing punctuation is text; trimmed by hand, since an unanchored `[…]+$` would retry
+    // from each character of a long run (quadratic).
+    let end = raw.length
+    while (end > 0 && TRAILING.test(raw[end - 1] as string)) end--
+    raw = raw.slice(0, end)
     const start = match.index ?? 0
     const href = safeHttpUrl(raw)
     if (!href) continue
     if (start > last) out.push({ type: 'text', start: last, text: content.slice(last, start) })
     out.push({ type: 'link', start, href, text: raw, image: IMAGE_RE.test(new URL(href).pathname) })
+    links++
     last = start + raw.length
   }
   if (last < content.length) out.push({ type: 'text', start: last, text: content.slice(last) })

@@ -369,13 +369,13 @@ export class GroupAdapter implements GroupHandle {
     restricted?: boolean
     hidden?: boolean
   }) {
-    return this.act(() => this.group.editMetadata(fields), 'Saved.')
+    return this.act(() => this.group.admin.editMetadata(fields), 'Saved.')
   }
 
   async createInvite(): Promise<InviteAnswer> {
     if (this.offline()) return { ok: false, message: OFFLINE_MESSAGE }
     try {
-      const { code, link } = await this.group.createInvite()
+      const { code, link } = await this.group.admin.createInvite()
       this.lastInvite = code
       return { ok: true, message: '', code, link: link ?? `${this.key}?invite=${code}` }
     } catch (err) {
@@ -384,7 +384,7 @@ export class GroupAdapter implements GroupHandle {
   }
 
   removeMember(pubkey: string): Promise<Answer> {
-    return this.act(() => this.group.removeUser(pubkey))
+    return this.act(() => this.group.admin.removeUser(pubkey))
   }
 
   deleteMessage(id: string): Promise<Answer> {
@@ -407,15 +407,15 @@ export class GroupAdapter implements GroupHandle {
   }
 
   approve(pubkey: string): Promise<Answer> {
-    return this.act(() => this.group.putUser(pubkey), 'Approved.')
+    return this.act(() => this.group.admin.putUser(pubkey), 'Approved.')
   }
 
   dismiss(pubkey: string): Promise<void> {
-    return this.group.dismissJoinRequest(pubkey).catch(() => undefined)
+    return this.group.admin.dismissJoinRequest(pubkey).catch(() => undefined)
   }
 
   setRoles(pubkey: string, roles: string[]): Promise<Answer> {
-    return this.act(() => this.group.putUser(pubkey, roles), 'Roles saved.')
+    return this.act(() => this.group.admin.putUser(pubkey, roles), 'Roles saved.')
   }
 
   pin(id: string, pinned: boolean): Promise<Answer> {
@@ -425,13 +425,13 @@ export class GroupAdapter implements GroupHandle {
 
   deleteGroup(): Promise<Answer> {
     return this.act(async () => {
-      await this.group.deleteGroup()
+      await this.group.admin.deleteGroup()
       await this.removeHere()
     }, 'Group deleted.')
   }
 
   moveUnder(parent: string | undefined): Promise<Answer> {
-    return this.act(() => this.group.editMetadata({ parent }), 'Moved.')
+    return this.act(() => this.group.admin.editMetadata({ parent }), 'Moved.')
   }
 
   close(): void {

@@ -31,6 +31,25 @@ describe('tokenize', () => {
     expect(tokenize('pic https://x.org/cat.JPG')[1]).toMatchObject({ type: 'link', image: true })
   })
 
+  test('a long run of trailing punctuation stays text, and past maxLinks links are text', () => {
+    const dots = `https://a${'.'.repeat(60_000)}x`
+    expect(tokenize(dots)).toEqual([
+      {
+        type: 'link',
+        start: 0,
+        href: 'https://a......x/'.replace('......', '.'.repeat(60_000)),
+        text: dots,
+        image: false,
+      },
+    ])
+    const trailing = `https://a.b${'.'.repeat(60_000)}`
+    expect(tokenize(trailing).map((t) => t.type)).toEqual(['link', 'text'])
+    const many = 'https://a.b '.repeat(500)
+    const tokens = tokenize(many, 3)
+    expect(tokens.filter((t) => t.type === 'link')).toHaveLength(3)
+    expect(tokens.map((t) => t.text).join('')).toBe(many)
+  })
+
   test('HTML stays text: markup is never turned into a link or an element', () => {
     const tokens = tokenize('<img src=x onerror=alert(1)>')
     expect(tokens).toEqual([{ type: 'text', start: 0, text: '<img src=x onerror=alert(1)>' }])

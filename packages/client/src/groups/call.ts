@@ -50,6 +50,19 @@ export interface CallTokenRequest {
 }
 
 /**
+ * The clock of NIP-98 authorizations: each is used once, so two asked for within one second must
+ * differ; each `created_at` is at least one past the last.
+ * @example const clock = authClock(() => Math.floor(Date.now() / 1000))
+ */
+export function authClock(clock: () => number): () => number {
+  let last = 0
+  return () => {
+    last = Math.max(clock(), last + 1)
+    return last
+  }
+}
+
+/**
  * Asks the group's relay for a LiveKit token: a signed NIP-98 event (kind 27235, `u` = the token
  * URL, `method` = GET) in `Authorization`, to `GET /.well-known/nip29/livekit/<group>`.
  *

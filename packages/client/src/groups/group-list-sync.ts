@@ -3,7 +3,17 @@ import type { NostrEvent } from 'nostr-tools/core'
 import type { RelayPool } from '../pool'
 import type { Signer } from '../signers'
 import type { EventStore } from '../store'
-import { groupKeys, groupTagKey, LIST_RACE_SECONDS, type ListEdit, mergeGroupTags } from './list-merge'
+import { PrivateListCrypto } from './list-crypto'
+import {
+  groupKeys,
+  groupTagKey,
+  LIST_RACE_SECONDS,
+  type ListEdit,
+  listOf,
+  mergeGroupTags,
+  parseListOrEmpty,
+  sameGroups,
+} from './list-merge'
 
 const SYNC_STATE = 'roost:groups:list-sync'
 
@@ -30,18 +40,6 @@ export interface GroupListSyncContext {
   drop(keys: readonly GroupKey[]): Promise<void>
 }
 
-function safeParseList(event: NostrEvent): GroupList {
-  try {
-    return GroupList.parse(event)
-  } catch {
-    return GroupList.empty()
-  }
-}
-
-function listOf(tags: string[][], content: string, createdAt: number): GroupList {
-  return GroupList.parse({ kind: KINDS.groupList, tags, content, created_at: createdAt } as NostrEvent)
-}
-
 /**
  * The account's kind 10009 list: loaded from the store, followed on the account's relays, edited
  * losslessly (decision 9) and published after each edit. A list from another device is merged
@@ -64,7 +62,11 @@ export class GroupListSync {
   private me = ''
   private closed = false
 
-  constructor(private readonly ctx: GroupListSyncContext) {}
+  private readonly crypto: PrivateListCrypto
+
+  constructor(private readonly ctx: GroupListSyncContext) {
+    this.crypto = new PrivateListCrypto(ctx.signer, () => this.me)
+  }
 
   /** The list as held now. */
   get list(): GroupList {
@@ -95,8 +97,8 @@ export class GroupListSync {
     const stored = lists[0]
     if (stored) {
       this.event = stored
-      this.current = safeParseList(stored)
-      this.privateTags = await this.decrypt(this.current.content)
+      this.current = parseListOrEmpty(stored)
+      this.privateTags = await this.crypto.decrypt(this.current.content)
     }
     if (state && Array.isArray(state.base) && typeof state.edits === 'object') {
       this.base = new Set(state.base)
@@ -110,18 +112,6 @@ export class GroupListSync {
     const out = groupKeys(list.tags)
     for (const k of groupKeys(privateTags ?? [])) out.add(k)
     return out
-  }
-
-  /** NIP-44 to self; `undefined` for no content, a signer without NIP-44, or content that does not open. */
-  private async decrypt(content: string): Promise<string[][] | undefined> {
-    if (content === '') return undefined
-    try {
-      const tags = JSON.parse(await this.ctx.signer.nip44.decrypt(this.me, content)) as unknown
-      if (!Array.isArray(tags)) return undefined
-      return tags.filter((t): t is string[] => Array.isArray(t) && t.every((v) => typeof v === 'string'))
-    } catch {
-      return undefined
-    }
   }
 
   /** Follows the list on the account's relays (read ∪ write); again from scratch on a relay change. */
@@ -158,12 +148,12 @@ export class GroupListSync {
         if (this.dirty) await this.publish() // a relay that missed our edits: send them again
         return
       }
-      const remote = safeParseList(event)
+      const remote = parseListOrEmpty(event)
       const edits = this.liveEdits()
       const tags = mergeGroupTags(this.base, this.current.tags, remote.tags, remote.createdAt, edits, {
         relayTags: true,
       })
-      const remotePrivate = await this.decrypt(remote.content)
+      const remotePrivate = await this.crypto.decrypt(remote.content)
       let content = remote.content
       let privateTags = remotePrivate
       if (remotePrivate !== undefined || (remote.content === '' && this.privateTags !== undefined)) {
@@ -174,7 +164,8 @@ export class GroupListSync {
           remote.createdAt,
           edits,
         )
-        if (!sameKeys(merged, remotePrivate ?? [])) content = await this.encrypt(merged, remote.content)
+        if (!sameGroups(merged, remotePrivate ?? []))
+          content = await this.crypto.encrypt(merged, remote.content)
         privateTags = merged
       }
       const before = new Set(this.keys().map(String))
@@ -191,7 +182,7 @@ export class GroupListSync {
       if (gone.length) await this.ctx.drop(gone)
       await this.ctx.adopt(after)
       // We kept what the other device's list lacks: publish the merge so every device has it.
-      if (this.dirty || !sameKeys(tags, remote.tags as string[][]) || content !== remote.content)
+      if (this.dirty || !sameGroups(tags, remote.tags as string[][]) || content !== remote.content)
         await this.publish()
     })
   }
@@ -214,14 +205,6 @@ export class GroupListSync {
     for (const [k, e] of Object.entries(this.edits))
       if (!e.synced) this.edits[k] = { op: e.op, at: Math.max(e.at, createdAt), synced: true }
     await this.saveState()
-  }
-
-  private async encrypt(tags: string[][], fallback: string): Promise<string> {
-    try {
-      return await this.ctx.signer.nip44.encrypt(this.me, JSON.stringify(tags))
-    } catch {
-      return fallback // a signer without NIP-44: the private part stays as it was
-    }
   }
 
   private saveState(): Promise<void> {
@@ -280,7 +263,7 @@ export class GroupListSync {
       let list = this.current.remove(key)
       if (this.privateTags?.some((t) => groupTagKey(t) === k)) {
         const rest = this.privateTags.filter((t) => groupTagKey(t) !== k)
-        const content = await this.encrypt(rest, '')
+        const content = await this.crypto.encrypt(rest, '')
         if (content !== '') {
           this.privateTags = rest
           list = listOf(
@@ -310,12 +293,4 @@ export class GroupListSync {
     for (const s of this.subs.splice(0)) s.close()
     await this.queue.catch(() => {})
   }
-}
-
-function sameKeys(a: readonly (readonly string[])[], b: readonly (readonly string[])[]): boolean {
-  const x = groupKeys(a)
-  const y = groupKeys(b)
-  if (x.size !== y.size) return false
-  for (const k of x) if (!y.has(k)) return false
-  return true
 }

@@ -1,7 +1,8 @@
 export type { JoinRequest } from '@roost/nip29'
 export { CallTokenError, type CallTokenReason, type CallTokenRequest, fetchCallToken } from './call'
 export { ForkWatch, type ForkWatchOptions } from './fork-watch'
-export { Group, type GroupContext } from './group'
+export { Group } from './group'
+export type { GroupAdmin } from './group-admin'
 export { isPreviousRejection, publishError } from './publish-errors'
 export { GroupsRegistry, type GroupsRegistryOptions } from './registry'
 export { SEARCH_KINDS, type SearchHit, type SearchOptions } from './search'
@@ -15,3 +16,4 @@ export type {
   ReadStateSource,
   Thread,
 } from './types'
+export type { SendOptions } from './writes'

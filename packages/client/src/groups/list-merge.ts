@@ -1,4 +1,5 @@
-import { GroupKey, tryNormalizeRelayUrl } from '@roost/nip29'
+import { GroupKey, GroupList, KINDS, tryNormalizeRelayUrl } from '@roost/nip29'
+import type { NostrEvent } from 'nostr-tools/core'
 
 /**
  * How long (seconds) a list from another device may lag behind a join made here and still be
@@ -37,6 +38,29 @@ export function groupKeys(tags: readonly (readonly string[])[]): Set<string> {
     if (k !== undefined) out.add(k)
   }
   return out
+}
+
+/** A 10009 as a `GroupList`, or the empty list when it does not parse. */
+export function parseListOrEmpty(event: NostrEvent): GroupList {
+  try {
+    return GroupList.parse(event)
+  } catch {
+    return GroupList.empty()
+  }
+}
+
+/** A `GroupList` of these tags and private content, dated `createdAt`. */
+export function listOf(tags: string[][], content: string, createdAt: number): GroupList {
+  return GroupList.parse({ kind: KINDS.groupList, tags, content, created_at: createdAt } as NostrEvent)
+}
+
+/** Whether two tag lists name the same groups (in any order, whatever else they hold). */
+export function sameGroups(a: readonly (readonly string[])[], b: readonly (readonly string[])[]): boolean {
+  const x = groupKeys(a)
+  const y = groupKeys(b)
+  if (x.size !== y.size) return false
+  for (const k of x) if (!y.has(k)) return false
+  return true
 }
 
 /**

@@ -1,4 +1,4 @@
-import { normalizeRelayUrl } from '@roost/nip29'
+import type { RelayUrlCache } from '@roost/nip29'
 import { type RelayPool, relayKeyOf } from '../pool'
 import type { EventStore } from '../store'
 
@@ -19,6 +19,7 @@ export class RelayKeys {
   constructor(
     private readonly store: EventStore,
     private readonly pool: RelayPool,
+    private readonly urls: RelayUrlCache,
     private readonly onChange: (relay: string) => void,
   ) {}
 
@@ -34,7 +35,7 @@ export class RelayKeys {
 
   /** The key in use for a relay, if known. */
   get(relay: string): string | undefined {
-    return this.keys.get(normalizeRelayUrl(relay))
+    return this.keys.get(this.urls.normalize(relay))
   }
 
   /** The key for an already normalized relay URL (the hot path: every moderator check). */

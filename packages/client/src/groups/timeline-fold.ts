@@ -1,10 +1,9 @@
-import { KINDS } from '@roost/nip29'
+import { KINDS, TimelineWindow } from '@roost/nip29'
 import type { NostrEvent } from 'nostr-tools/core'
 import { isVerified } from '../verify'
 import { STATE_KINDS } from './group-state'
 import { JOIN_REQUEST_KINDS } from './join-requests'
 import type { MembershipFold } from './membership'
-import { PreviousWindow } from './previous-window'
 import { Timeline } from './timeline'
 
 /**
@@ -39,7 +38,8 @@ export interface TimelineFoldContext {
  * start opens every group but shows one.
  */
 export class TimelineFold {
-  readonly window = new PreviousWindow()
+  /** The `previous` window (decisions 4 and 21), `@roost/nip29`'s. */
+  readonly window = new TimelineWindow()
   /** The render fold, made when the first event goes in (a group kept unfolded needs none). */
   private value: Timeline | undefined
   private unfolded: readonly NostrEvent[] | undefined
@@ -66,7 +66,7 @@ export class TimelineFold {
   /** The timeline, the `previous` window and the membership evidence take one new event. */
   add(event: NostrEvent, older: boolean): boolean {
     if (this.timeline.add(event, { older }) === 'duplicate') return false
-    this.window.feed(event, older)
+    this.window.push(event, { older })
     this.ctx.membership.consider(event)
     return true
   }
@@ -96,6 +96,12 @@ export class TimelineFold {
       this.ctx.folded(event)
       if (!this.timeline.has(event.id)) this.add(event, true)
     }
+  }
+
+  /** Replaces the `previous` window with the relay's newest page, the stored page folded in first. */
+  replace(newestFirst: readonly NostrEvent[]): void {
+    this.fold()
+    this.window.replace(newestFirst)
   }
 
   /** The `previous` tag of a message sent now. */

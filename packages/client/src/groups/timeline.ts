@@ -1,35 +1,16 @@
-import { KINDS, mentionsPubkey } from '@roost/nip29'
-import { type Contexts, type UnreadCount, UnreadIndex } from '@roost/read-state'
+import { KINDS } from '@roost/nip29'
+import type { Contexts, UnreadCount } from '@roost/read-state'
 import type { NostrEvent } from 'nostr-tools/core'
-import type { Message, Reaction, Thread } from './types'
+import { buildMessage } from './message-view'
+import { ArrivalOrder } from './timeline-order'
+import { TimelineUnread } from './timeline-unread'
+import type { Message, Thread } from './types'
 
 /** Kinds that are top-level rows of a group's channel (DESIGN decision 7). */
 export const ROW_KINDS: ReadonlySet<number> = new Set([KINDS.chat, KINDS.note, KINDS.thread])
 
 /** What adding an event did to the timeline. */
 export type AddResult = 'row' | 'reaction' | 'comment' | 'deletion' | 'other' | 'duplicate'
-
-/**
- * Inserts into an array kept oldest first by `before`; appending (the common live case) is O(1).
- */
-function insertSorted(
-  list: NostrEvent[],
-  event: NostrEvent,
-  before: (a: NostrEvent, b: NostrEvent) => boolean,
-): void {
-  let hi = list.length
-  if (hi === 0 || before(list[hi - 1]!, event)) {
-    list.push(event)
-    return
-  }
-  let lo = 0
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if (before(list[mid]!, event)) lo = mid + 1
-    else hi = mid
-  }
-  list.splice(lo, 0, event)
-}
 
 function lastTag(event: NostrEvent, name: string): string | undefined {
   for (let i = event.tags.length - 1; i >= 0; i--) {
@@ -53,14 +34,8 @@ function lastTag(event: NostrEvent, name: string): string | undefined {
  */
 export class Timeline {
   private readonly seen = new Set<string>()
-  /**
-   * Arrival order (decision 12): live events count up from 0, pages of older history (the store,
-   * `loadOlder`, a relay's stored backlog, all newest first) count down from 0, so a tie within one
-   * `created_at` second keeps the order in which the relay delivered the events.
-   */
-  private readonly arrival = new Map<string, number>()
-  private newestArrival = 0
-  private oldestArrival = 0
+  /** The arrival order that breaks ties within a second (decision 21). */
+  private readonly order = new ArrivalOrder()
   private readonly rows: NostrEvent[] = []
   private readonly rowIds = new Map<string, NostrEvent>()
   /** target id → reaction events by id */
@@ -74,26 +49,26 @@ export class Timeline {
   /** Reactions by id, so an author's kind 5 can withdraw one. */
   private readonly reactionIds = new Map<string, NostrEvent>()
   private readonly built = new Map<string, Message>()
-  /** Rows and comments by others that mention us (NIP-27 or a `p` tag), by id. */
-  private readonly mentioning = new Map<string, NostrEvent>()
   private version = 0
   private cachedMessages: { version: number; value: readonly Message[] } | undefined
   private cachedThreads: { version: number; value: readonly Thread[] } | undefined
 
-  /**
-   * The unread index of exactly the rows `messages()` and `threads()` show (decision k): visible
-   * top-level rows, and visible comments of visible kind 11 roots. Built on the first count (a
-   * cold start without read state never pays for it), then kept in step on every add and
-   * deletion, so a recount after a read-state change costs a binary search, not a pass.
-   */
-  private unread: UnreadIndex | undefined
+  /** The unread index of exactly the rows `messages()` and `threads()` show (decision k). */
+  private readonly unread: TimelineUnread
 
   /** `channel` is the read-state context of this timeline (the GroupKey string). */
   constructor(
     private readonly me: string,
     private readonly isModerator: (pubkey: string) => boolean,
-    private readonly channel = '',
-  ) {}
+    channel = '',
+  ) {
+    this.unread = new TimelineUnread(channel, me, {
+      rows: () => this.rows,
+      comments: (root) => this.comments.get(root),
+      deleted: this.deleted,
+      visibleThreadRoot: (id) => this.visibleThreadRoot(id),
+    })
+  }
 
   /**
    * Unread rows and threads for the merged read state, by the hierarchical rule of
@@ -101,7 +76,7 @@ export class Timeline {
    * here thread roots come in `threads()` order).
    */
   unreadCount(contexts: Contexts): UnreadCount {
-    const counted = this.unreadIndex().count(contexts)
+    const counted = this.unread.count(contexts)
     if (counted.threads.length < 2) return counted
     const roots = new Set(counted.threads)
     const threads = this.threads()
@@ -110,30 +85,9 @@ export class Timeline {
     return { ...counted, threads }
   }
 
-  private unreadIndex(): UnreadIndex {
-    if (!this.unread) {
-      const index = new UnreadIndex(this.channel, this.me)
-      for (const row of this.rows) {
-        if (this.deleted.has(row.id)) continue
-        index.add({ id: row.id, createdAt: row.created_at, pubkey: row.pubkey })
-        if (row.kind !== KINDS.thread) continue
-        for (const c of this.comments.get(row.id) ?? []) {
-          if (!this.deleted.has(c.id))
-            index.add({ id: c.id, createdAt: c.created_at, pubkey: c.pubkey, root: row.id })
-        }
-      }
-      this.unread = index
-    }
-    return this.unread
-  }
-
   private visibleThreadRoot(id: string | undefined): boolean {
     if (id === undefined || this.deleted.has(id)) return false
     return this.rowIds.get(id)?.kind === KINDS.thread
-  }
-
-  private indexComment(comment: NostrEvent, root: string): void {
-    this.unread?.add({ id: comment.id, createdAt: comment.created_at, pubkey: comment.pubkey, root })
   }
 
   /** Number of distinct events added (any kind). */
@@ -170,14 +124,6 @@ export class Timeline {
     return n
   }
 
-  /** Timeline order: `created_at`, then arrival, then id. */
-  private readonly before = (a: NostrEvent, b: NostrEvent): boolean => {
-    if (a.created_at !== b.created_at) return a.created_at < b.created_at
-    const x = this.arrival.get(a.id) ?? 0
-    const y = this.arrival.get(b.id) ?? 0
-    return x !== y ? x < y : a.id < b.id
-  }
-
   /**
    * Adds one event. `older`: it comes from a newest-first page of history (the store, a relay's
    * backlog, `loadOlder`), so within its second it arrived before everything added so far.
@@ -185,20 +131,14 @@ export class Timeline {
   add(event: NostrEvent, opts: { older?: boolean } = {}): AddResult {
     if (this.seen.has(event.id)) return 'duplicate'
     this.seen.add(event.id)
-    this.arrival.set(event.id, opts.older ? --this.oldestArrival : ++this.newestArrival)
+    this.order.arrived(event, opts.older === true)
     const kind = event.kind
     if (ROW_KINDS.has(kind)) {
-      insertSorted(this.rows, event, this.before)
+      this.order.insert(this.rows, event)
       this.rowIds.set(event.id, event)
-      this.noteMention(event)
+      this.unread.noted(event)
       if (this.authorDeletes.get(event.id) === event.pubkey) this.deleted.add(event.id)
-      if (this.unread && !this.deleted.has(event.id)) {
-        this.unread.add({ id: event.id, createdAt: event.created_at, pubkey: event.pubkey })
-        if (kind === KINDS.thread) {
-          for (const c of this.comments.get(event.id) ?? [])
-            if (!this.deleted.has(c.id)) this.indexComment(c, event.id)
-        }
-      }
+      this.unread.rowAdded(event)
       this.touch()
       return 'row'
     }
@@ -224,11 +164,10 @@ export class Timeline {
         list = []
         this.comments.set(root, list)
       }
-      insertSorted(list, event, this.before)
+      this.order.insert(list, event)
       this.commentIds.set(event.id, event)
-      this.noteMention(event)
-      if (this.unread && !this.deleted.has(event.id) && this.visibleThreadRoot(root))
-        this.indexComment(event, root)
+      this.unread.noted(event)
+      this.unread.commentAdded(event, root)
       this.invalidate(root)
       return 'comment'
     }
@@ -249,26 +188,12 @@ export class Timeline {
     return 'other'
   }
 
-  private noteMention(event: NostrEvent): void {
-    if (event.pubkey !== this.me && mentionsPubkey(event, this.me)) this.mentioning.set(event.id, event)
-  }
-
   /**
    * The visible rows and comments by others that mention us, each with the thread root a comment
    * belongs to: the input of the mention badge (`GroupUnread`).
    */
   mentions(): { event: NostrEvent; root?: string }[] {
-    const out: { event: NostrEvent; root?: string }[] = []
-    for (const event of this.mentioning.values()) {
-      if (this.deleted.has(event.id)) continue
-      if (event.kind !== KINDS.comment) {
-        out.push({ event })
-        continue
-      }
-      const root = event.tags.find((t) => t[0] === 'E')?.[1]
-      if (this.visibleThreadRoot(root)) out.push({ event, root })
-    }
-    return out
+    return this.unread.mentions()
   }
 
   /**
@@ -288,12 +213,7 @@ export class Timeline {
   delete(id: string): void {
     if (this.deleted.has(id)) return
     this.deleted.add(id)
-    if (this.unread) {
-      this.unread.remove(id)
-      if (this.rowIds.get(id)?.kind === KINDS.thread) {
-        for (const c of this.comments.get(id) ?? []) this.unread.remove(c.id)
-      }
-    }
+    this.unread.deleted(id, this.rowIds.get(id)?.kind === KINDS.thread)
     const comment = this.commentIds.get(id)
     if (comment) this.invalidate(comment.tags.find((t) => t[0] === 'E')?.[1] ?? id)
     const reaction = this.reactionIds.get(id)
@@ -311,81 +231,19 @@ export class Timeline {
   }
 
   private build(event: NostrEvent): Message {
-    const cached = this.built.get(event.id)
-    if (cached) return cached
-    let replyTo: readonly string[] = NO_IDS
-    if (event.kind === KINDS.chat) {
-      let ids: string[] | undefined
-      for (const t of event.tags) {
-        const v = t[1]
-        if ((t[0] !== 'q' && t[0] !== 'e') || typeof v !== 'string' || ids?.includes(v)) continue
-        if (ids) ids.push(v)
-        else ids = [v]
+    let message = this.built.get(event.id)
+    if (!message) {
+      const { me, deleted } = this
+      const parts = {
+        me,
+        reactions: this.reactions.get(event.id),
+        comments: this.comments.get(event.id),
+        deleted,
       }
-      if (ids) replyTo = Object.freeze(ids)
+      message = buildMessage(event, parts)
+      this.built.set(event.id, message)
     }
-    const reactions = this.foldReactions(event.id)
-    const mine = event.pubkey === this.me
-    // Two literal shapes (with and without `thread`), no spread: a cold start builds thousands.
-    let message: Message
-    if (event.kind === KINDS.thread) {
-      const list = (this.comments.get(event.id) ?? []).filter((c) => !this.deleted.has(c.id))
-      const thread = Object.freeze({
-        title: event.tags.find((t) => t[0] === 'title')?.[1] ?? '',
-        comments: list.length,
-        lastCommentAt: list[list.length - 1]?.created_at,
-      })
-      message = {
-        id: event.id,
-        kind: event.kind,
-        pubkey: event.pubkey,
-        createdAt: event.created_at,
-        content: event.content,
-        event,
-        mine,
-        replyTo,
-        reactions,
-        thread,
-      }
-    } else {
-      message = {
-        id: event.id,
-        kind: event.kind,
-        pubkey: event.pubkey,
-        createdAt: event.created_at,
-        content: event.content,
-        event,
-        mine,
-        replyTo,
-        reactions,
-      }
-    }
-    Object.freeze(message)
-    this.built.set(event.id, message)
     return message
-  }
-
-  private foldReactions(target: string): readonly Reaction[] {
-    const m = this.reactions.get(target)
-    if (!m || m.size === 0) return EMPTY
-    const byEmoji = new Map<string, Set<string>>()
-    for (const r of m.values()) {
-      if (this.deleted.has(r.id)) continue
-      const emoji = r.content === '' ? '+' : r.content
-      let set = byEmoji.get(emoji)
-      if (!set) {
-        set = new Set()
-        byEmoji.set(emoji, set)
-      }
-      set.add(r.pubkey)
-    }
-    const out: Reaction[] = []
-    for (const [emoji, set] of byEmoji) {
-      const pubkeys = Object.freeze([...set])
-      out.push(Object.freeze({ emoji, count: pubkeys.length, pubkeys, mine: set.has(this.me) }))
-    }
-    out.sort((a, b) => b.count - a.count || (a.emoji < b.emoji ? -1 : 1))
-    return Object.freeze(out)
   }
 
   /** Top-level rows, oldest first; the same array until something changes. */
@@ -425,6 +283,3 @@ export class Timeline {
     return this.rowIds.get(id) ?? this.commentIds.get(id)
   }
 }
-
-const EMPTY: readonly Reaction[] = Object.freeze([])
-const NO_IDS: readonly string[] = Object.freeze([])

@@ -98,6 +98,16 @@ export interface GroupSnapshot {
   readonly mentions: number
 }
 
+/** How an event reaches a group's `ingest` (the registry's entry point). */
+export interface IngestOptions {
+  /** Read back from our own store (verified when it arrived; not stored or announced again). */
+  fromStore?: boolean
+  /** From a newest-first page of history: within its second it arrived before what is held. */
+  older?: boolean
+  /** Our own event, accepted by the relay. */
+  own?: boolean
+}
+
 /** What a group tells its listeners. `updated` is coalesced: at most one per microtask. */
 export type GroupEvent =
   | { readonly type: 'incoming'; readonly event: NostrEvent }

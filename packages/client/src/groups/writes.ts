@@ -1,95 +1,56 @@
-import {
-  contentMentions,
-  type GroupKey,
-  type GroupMetadata,
-  type GroupMetadataFields,
-  type ImetaFields,
-  KINDS,
-} from '@roost/nip29'
+import { contentMentions, type GroupKey, type ImetaFields, KINDS } from '@roost/nip29'
 import type { EventTemplate, NostrEvent } from 'nostr-tools/core'
 import { CannotSendError } from '../errors'
-import type { PublishResult, RelayPool } from '../pool'
-import type { Signer } from '../signers'
 import { type OwnTarget, ownDeletion } from './delete-own'
 import { pinList } from './pins'
-import type { PreviousWindow } from './previous-window'
-import { isPreviousRejection, publishError } from './publish-errors'
+import type { GroupPublisher } from './publisher'
 import type { CanSend, Message } from './types'
 
 /** What the writes need from their group. */
 export interface WritesContext {
   readonly key: GroupKey
-  readonly pool: RelayPool
-  readonly signer: Signer
   readonly me: string
+  /** `created_at` of an event sent now. */
   readonly clock: () => number
-  readonly publishTimeout?: number
-  /** The group's `previous` window (decision 4), as of now. */
-  readonly window: Pick<PreviousWindow, 'previousTag'>
-  /** The metadata as folded now (for `editMetadata` and invite links). */
-  metadata(): GroupMetadata | undefined
+  readonly publisher: GroupPublisher
   canSend(kind: number): CanSend
-  /** Folds our own accepted event in, so it shows at once. */
-  ingest(event: NostrEvent): void
-  /** Rebuilds the `previous` window from the relay. */
-  refreshWindow(): Promise<void>
+  /** Our own live reactions to an event, with `emoji`. */
+  myReactions(targetId: string, emoji: string): readonly NostrEvent[]
 }
 
 type Target = Message | NostrEvent | string
 
 /**
- * Every event a user or admin writes to one group: signed with the account's signer, sent to the
- * group's relay only with fresh `previous` references (decision 4), resolving when the relay says
- * OK (the event is then ingested) or throwing its refusal as a typed error.
+ * What `sendMessage` takes besides the text.
+ * @example await group.sendMessage('see above', { replyTo: parent, mentions: [bob] })
+ */
+export interface SendOptions {
+  /** The messages this one replies to or quotes (rows, events or ids). */
+  replyTo?: Message | NostrEvent | string | readonly (Message | NostrEvent | string)[]
+  /** People to `p`-tag besides those the content mentions with `nostr:npub…` (always tagged). */
+  mentions?: readonly string[]
+  /** Attached files, one NIP-92 `imeta` tag each (see `uploadBlob`). */
+  media?: readonly ImetaFields[]
+}
+
+/**
+ * What a member writes in one group's channel: messages, reactions, threads and comments, the
+ * withdrawal of their own events (NIP-09), and the moderators' channel acts (a 9005 deletion, the
+ * pin list). Each goes through the group's {@link GroupPublisher}.
  */
 export class GroupWrites {
   constructor(private readonly ctx: WritesContext) {}
-
-  /** The publish deadline in ms. */
-  get timeout(): number {
-    return this.ctx.publishTimeout ?? this.ctx.pool.publishTimeout
-  }
-
-  private async publishOnce(template: EventTemplate): Promise<{ event: NostrEvent; result: PublishResult }> {
-    const event = await this.ctx.signer.signEvent(template)
-    const [result] = await this.ctx.pool.publish([this.ctx.key.relay], event, { timeout: this.timeout })
-    return { event, result: result! }
-  }
-
-  /**
-   * Signs and sends a user event built with fresh `previous` references, retrying once with a
-   * refreshed window when the relay says a reference was not found (decision 4).
-   */
-  private async publishWithPrevious(
-    build: (previous: string[] | undefined) => EventTemplate,
-  ): Promise<NostrEvent> {
-    const { window, me } = this.ctx
-    // The window is read now, synchronously: what we have seen when the user pressed send.
-    let attempt = await this.publishOnce(build(window.previousTag(me)))
-    if (!attempt.result.ok && !attempt.result.timedOut && isPreviousRejection(attempt.result.message)) {
-      const named = [...attempt.result.message.matchAll(/'([0-9a-f]{1,64})'/g)].map((m) => m[1]!)
-      await this.ctx.refreshWindow()
-      const fresh = window.previousTag(me)?.filter((v) => !named.includes(v))
-      attempt = await this.publishOnce(build(fresh && fresh.length > 1 ? fresh : undefined))
-    }
-    if (!attempt.result.ok) throw publishError(attempt.result, this.timeout)
-    this.ctx.ingest(attempt.event)
-    return attempt.event
-  }
 
   private assertCanSend(kind: number): void {
     const can = this.ctx.canSend(kind)
     if (!can.ok) throw new CannotSendError(can.reason, can.detail)
   }
 
-  async sendMessage(
-    content: string,
-    opts: {
-      replyTo?: Target | readonly Target[]
-      mentions?: readonly string[]
-      media?: readonly ImetaFields[]
-    } = {},
-  ): Promise<NostrEvent> {
+  private publish(build: (previous: string[] | undefined) => EventTemplate): Promise<NostrEvent> {
+    return this.ctx.publisher.publish(build)
+  }
+
+  async sendMessage(content: string, opts: SendOptions = {}): Promise<NostrEvent> {
     const { key } = this.ctx
     this.assertCanSend(KINDS.chat)
     // NIP-27: one `p` tag per person the content mentions, so they are notified.
@@ -99,7 +60,7 @@ export class GroupWrites {
     const replyTo = (targets as Target[]).map((t) =>
       typeof t === 'string' ? t : { id: t.id, pubkey: t.pubkey, relay: key.relay },
     )
-    return this.publishWithPrevious((previous) =>
+    return this.publish((previous) =>
       key.id.message(content, {
         ...(replyTo.length ? { replyTo } : {}),
         ...(mentions.length ? { mentions } : {}),
@@ -112,7 +73,7 @@ export class GroupWrites {
 
   async react(target: Message | NostrEvent, emoji: string): Promise<NostrEvent> {
     this.assertCanSend(KINDS.reaction)
-    return this.publishWithPrevious((previous) =>
+    return this.publish((previous) =>
       this.ctx.key.id.reaction({ id: target.id, pubkey: target.pubkey, kind: target.kind }, emoji, {
         previous,
         createdAt: this.ctx.clock(),
@@ -122,7 +83,7 @@ export class GroupWrites {
 
   async postThread(title: string, content: string): Promise<NostrEvent> {
     this.assertCanSend(KINDS.thread)
-    return this.publishWithPrevious((previous) =>
+    return this.publish((previous) =>
       this.ctx.key.id.thread(title, content, { previous, createdAt: this.ctx.clock() }),
     )
   }
@@ -136,91 +97,35 @@ export class GroupWrites {
     const r = 'event' in root ? root.event : root
     const p = 'event' in parent ? parent.event : parent
     const { key } = this.ctx
-    return this.publishWithPrevious((previous) =>
+    return this.publish((previous) =>
       key.id.comment(r, p, content, { previous, createdAt: this.ctx.clock(), relay: key.relay }),
-    )
-  }
-
-  // ── moderation (admins; the relay is the enforcer) ────────────────────────────────────────
-
-  async putUser(pubkey: string, roles?: readonly string[], reason?: string): Promise<NostrEvent> {
-    return this.publishWithPrevious((previous) =>
-      this.ctx.key.id.putUser(pubkey, roles, { previous, reason, createdAt: this.ctx.clock() }),
-    )
-  }
-
-  async removeUser(pubkey: string, reason?: string): Promise<NostrEvent> {
-    return this.publishWithPrevious((previous) =>
-      this.ctx.key.id.removeUser(pubkey, { previous, reason, createdAt: this.ctx.clock() }),
-    )
-  }
-
-  async editMetadata(fields: GroupMetadataFields, reason?: string): Promise<NostrEvent> {
-    const m = this.ctx.metadata()
-    const current: GroupMetadataFields = m
-      ? {
-          name: m.name,
-          picture: m.picture,
-          banner: m.banner,
-          about: m.about,
-          private: m.private,
-          restricted: m.restricted,
-          hidden: m.hidden,
-          closed: m.closed,
-          livekit: m.livekit,
-          ...(m.supportedKinds ? { supportedKinds: m.supportedKinds } : {}),
-          // A 9002 without `parent` makes the group a root, and one on a parent must list every
-          // child: both are kept unless `fields` changes them.
-          ...(m.parent !== undefined ? { parent: m.parent } : {}),
-          ...(m.children.length ? { children: m.children } : {}),
-        }
-      : {}
-    const merged = Object.fromEntries(
-      Object.entries({ ...current, ...fields }).filter(([, v]) => v !== undefined),
-    ) as GroupMetadataFields
-    return this.publishWithPrevious((previous) =>
-      this.ctx.key.id.editMetadata(merged, { previous, reason, createdAt: this.ctx.clock() }),
-    )
-  }
-
-  async deleteEvent(eventId: string, reason?: string): Promise<NostrEvent> {
-    return this.publishWithPrevious((previous) =>
-      this.ctx.key.id.deleteEvent(eventId, { previous, reason, createdAt: this.ctx.clock() }),
     )
   }
 
   async deleteOwn(target: OwnTarget, reason?: string): Promise<NostrEvent> {
     const { key, me } = this.ctx
     ownDeletion(key, me, target, { previous: undefined, createdAt: 0 }) // refuse before signing
-    return this.publishWithPrevious((previous) =>
+    return this.publish((previous) =>
       ownDeletion(key, me, target, { previous, reason, createdAt: this.ctx.clock() }),
     )
   }
 
-  async deleteGroup(reason?: string): Promise<NostrEvent> {
-    return this.publishWithPrevious((previous) =>
-      this.ctx.key.id.deleteGroup({ previous, reason, createdAt: this.ctx.clock() }),
+  async unreact(target: Message | NostrEvent | string, emoji: string): Promise<NostrEvent[]> {
+    const id = typeof target === 'string' ? target : target.id
+    const out: NostrEvent[] = []
+    for (const reaction of this.ctx.myReactions(id, emoji)) out.push(await this.deleteOwn(reaction))
+    return out
+  }
+
+  // ── the moderators' channel acts (the relay is the enforcer) ──────────────────────────────
+
+  async deleteEvent(eventId: string, reason?: string): Promise<NostrEvent> {
+    return this.publish((previous) =>
+      this.ctx.key.id.deleteEvent(eventId, { previous, reason, createdAt: this.ctx.clock() }),
     )
   }
 
   async setPins(refs: readonly string[]): Promise<NostrEvent> {
-    return this.publishWithPrevious((previous) =>
-      pinList(this.ctx.key, refs, { previous, createdAt: this.ctx.clock() }),
-    )
+    return this.publish((previous) => pinList(this.ctx.key, refs, { previous, createdAt: this.ctx.clock() }))
   }
-
-  async createInvite(code: string): Promise<{ code: string; link: string | undefined }> {
-    await this.publishWithPrevious((previous) =>
-      this.ctx.key.id.createInvite(code, { previous, createdAt: this.ctx.clock() }),
-    )
-    const meta = this.ctx.metadata()
-    return { code, link: meta ? meta.naddr(this.ctx.key.relay, code) : undefined }
-  }
-}
-
-/** 16 random lowercase hex characters, for invite codes. */
-export function randomCode(bytes = 8): string {
-  const b = new Uint8Array(bytes)
-  globalThis.crypto.getRandomValues(b)
-  return [...b].map((x) => x.toString(16).padStart(2, '0')).join('')
 }

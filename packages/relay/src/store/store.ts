@@ -96,7 +96,10 @@ export interface StoreTransaction extends StoreReader {
   latest(kind: number, pubkey: string, d: string): Promise<StoredRow | undefined>
   /**
    * The `previous` window: the newest `n` events of a group (any kind, any author) in the order the
-   * relay accepted them, newest first. Includes events this unit inserted.
+   * relay accepted them, newest first. Includes events this unit inserted. It is the acceptance
+   * order itself, not `TimelineWindow` of `@roost/nip29` (which orders by `created_at` first, as a
+   * client that sees only what the relay sends must): an event accepted late with an older
+   * `created_at` is among the newest here.
    */
   ring(groupId: string, n: number): Promise<RingEntry[]>
   /** Writes a group's record; readers see it once the unit commits. */

@@ -1,0 +1,290 @@
+import type { GroupKey, Membership } from '@roost/nip29'
+import type { NostrEvent } from 'nostr-tools/core'
+import { isVerified } from '../verify'
+import { canSendWith } from './can-send'
+import { Group, type GroupInside } from './group'
+import type { GroupContext } from './group-context'
+import { GroupRequests } from './group-requests'
+import { GroupSnapshots, type SnapshotSource } from './group-snapshot'
+import { GroupState, STATE_KINDS } from './group-state'
+import { GroupUpdates } from './group-updates'
+import { GroupWriters, type WritersContext } from './group-writers'
+import { GroupHistory } from './history'
+import { MembershipFold } from './membership'
+import { StoreWrites } from './store-writes'
+import type { Timeline } from './timeline'
+import { TimelineFold } from './timeline-fold'
+import type { CanSend, GroupSnapshot, IngestOptions } from './types'
+import { GroupUnread } from './unread'
+
+/** Each group's core, for {@link coreOf}. */
+const cores = new WeakMap<Group, GroupCore>()
+
+/**
+ * @internal The core behind a group the registry made: for tests that hand an event to `ingest`
+ * directly, as a relay's would arrive. Not exported from the package.
+ */
+export function coreOf(group: Group): GroupCore | undefined {
+  return cores.get(group)
+}
+
+/**
+ * The inside of one group: its parts, and the entry points only the registry calls. `ingest` is
+ * the only place its state changes (the relay's events, our own accepted ones, pages of history);
+ * EOSE, refusals and resubscriptions move its loading state; it writes what it received to the
+ * store in batches. The registry holds it and hands out `group`, the facade a UI holds.
+ *
+ * @example
+ * const core = new GroupCore(key, context) // the registry's, one per GroupKey
+ * core.ingest(event) // routed by subscription id
+ * return core.group
+ */
+export class GroupCore implements GroupInside, SnapshotSource, WritersContext {
+  readonly key: GroupKey
+  /** The public face of this group. */
+  readonly group: Group
+  readonly state: GroupState
+  readonly membershipFold: MembershipFold
+  readonly requests: GroupRequests
+  readonly reads: GroupUnread
+  readonly history: GroupHistory
+  /** The timeline, the `previous` window and the membership evidence, and the stored page not folded yet. */
+  private readonly rows: TimelineFold
+  private readonly storeWrites: StoreWrites
+  private readonly updates: GroupUpdates
+  private readonly snapshots: GroupSnapshots
+  readonly writers: GroupWriters
+  /** The standing subscription: before its first EOSE, in its stored backlog (newest first), refused. */
+  readonly subscription: { loading: boolean; backlog: boolean; refused: string | undefined } = {
+    loading: true,
+    backlog: true,
+    refused: undefined,
+  }
+  private closed = false
+  private readonly unsubscribeReadState: (() => void) | undefined
+
+  constructor(
+    key: GroupKey,
+    readonly ctx: GroupContext,
+  ) {
+    this.key = key
+    const channel = key.toString()
+    this.state = new GroupState(key.id.value, {
+      current: () => ctx.relayKey(key.relay),
+      pin: (pubkey) => ctx.pinRelayKey(key.relay, pubkey),
+    })
+    this.membershipFold = new MembershipFold(ctx.me, this.state)
+    this.requests = new GroupRequests({
+      key,
+      store: ctx.store,
+      pool: ctx.pool,
+      changed: () => this.changed(),
+      ingest: (events) => this.ingestMany(events, { older: true }),
+    })
+    this.rows = new TimelineFold({
+      me: ctx.me,
+      id: key.id.value,
+      channel,
+      membership: this.membershipFold,
+      isModerator: (pk) => this.state.isModerator(pk),
+      folded: (event) => this.requests.add(event),
+    })
+    this.reads = new GroupUnread(channel, () => this.folded(), ctx.readState)
+    this.history = new GroupHistory({
+      key,
+      store: ctx.store,
+      pool: ctx.pool,
+      clock: ctx.clock,
+      folded: () => this.folded(),
+      ingestOlder: (events, fromStore) => this.ingestMany(events, { fromStore, older: true }),
+      changed: () => this.changed(),
+    })
+    this.storeWrites = new StoreWrites(ctx.store, channel)
+    this.updates = new GroupUpdates({
+      closed: () => this.closed,
+      membership: () => this.snapshot().membership,
+      ...(ctx.onMembership && { onMembership: (m) => ctx.onMembership!(channel, m) }),
+    })
+    this.snapshots = new GroupSnapshots(this)
+    this.writers = new GroupWriters(this)
+    this.group = new Group(this)
+    cores.set(this.group, this)
+    this.unsubscribeReadState = ctx.readState?.subscribe(() => this.changed())
+  }
+
+  // ── what the group's facade and parts read ─────────────────────────────────────────────────
+
+  readonly snapshot = (): GroupSnapshot => this.snapshots.current()
+  get subscribe(): GroupUpdates['subscribe'] {
+    return this.updates.subscribe
+  }
+  relayKey(): string | undefined {
+    return this.ctx.relayKey(this.key.relay)
+  }
+  relayKeyPinned(): boolean {
+    return this.ctx.relayKeyPinned?.(this.key.relay) === true
+  }
+  /** The timeline with any stored page folded in. */
+  folded(): Timeline {
+    return this.rows.folded()
+  }
+  canSend(kind: number): CanSend {
+    return canSendWith(this.state.metadata, this.snapshot().membership, kind)
+  }
+  isAdmin(pubkey: string): boolean {
+    return this.state.isAdmin(pubkey)
+  }
+  /** Resolves when every event received is in the store (written in 16 ms batches). */
+  flushStore(): Promise<unknown> {
+    return this.storeWrites.flush()
+  }
+
+  /** The `previous` window (the stored page folded in when it is read). */
+  get window(): TimelineFold {
+    return this.rows
+  }
+  ingestOwn(event: NostrEvent): void {
+    this.ingest(event, { own: true })
+  }
+
+  private changed(): void {
+    this.snapshots.invalidate()
+    this.updates.queue()
+  }
+
+  // ── ingest: the only place state changes ───────────────────────────────────────────────────
+
+  /**
+   * Takes one verified event from this group's relay (or from the local store, `fromStore`), and
+   * folds it in: relay-signed state (39000–39005, only from the relay key), or an `h`-tagged
+   * timeline event of any kind (cached, fed to the `previous` window; kinds 9/1/11/1111/7 render).
+   * Returns true if it changed anything. Unverified events, events for other groups and state
+   * signed by anyone but the relay key are ignored.
+   */
+  ingest(event: NostrEvent, opts: IngestOptions = {}): boolean {
+    if (this.closed) return false
+    // Only verified events (branded by the pool's verifier, the store or our signer) are state.
+    if (!isVerified(event)) return false
+    this.rows.fold() // what arrives now arrives after the stored page, and may be decided by it
+    const fromStore = opts.fromStore === true
+    if (STATE_KINDS.has(event.kind)) {
+      if (!this.state.ingest(event, fromStore)) return false
+      if (!fromStore) this.storeState(event)
+      this.changed()
+      this.fetchRequestsAsAdmin()
+      return true
+    }
+    if (!this.rows.owns(event)) return false
+    const older = opts.older ?? (!opts.own && !fromStore && this.subscription.backlog)
+    const request = this.requests.add(event)
+    if (this.rows.timeline.has(event.id)) {
+      if (request) this.changed()
+      return request
+    }
+    this.snapshots.pinRows()
+    if (!this.rows.add(event, older)) return request
+    this.changed()
+    if (!fromStore) {
+      this.storeWrites.queue(event, older)
+      this.updates.emit({ type: 'incoming', event }) // new arrivals only: a restart notifies nothing
+    }
+    return true
+  }
+
+  /** Many events at once (a store page, a fetch): one `updated` for all of them. */
+  ingestMany(events: readonly NostrEvent[], opts: IngestOptions = {}): number {
+    let n = 0
+    for (const e of events) if (this.ingest(e, opts)) n++
+    return n
+  }
+
+  /**
+   * A page read back from our own store for this group, newest first (as `EventStore.query` and
+   * `newestPerFork` return it): taken as `ingest(e, { fromStore: true, older: true })` would take
+   * each event, with one `updated` for the page. The first page of a group that holds nothing yet
+   * is kept as it is and folded when something first reads the timeline, the unread counts or the
+   * `previous` window, or when another event arrives (a cold start shows one group of many); a
+   * page holding state, membership, join request or moderation kinds is folded at once.
+   */
+  ingestStored(newestFirst: readonly NostrEvent[]): void {
+    if (this.closed || newestFirst.length === 0) return
+    if (this.rows.keep(newestFirst)) this.changed()
+    else this.ingestMany(newestFirst, { fromStore: true, older: true })
+  }
+
+  private storeState(event: NostrEvent): void {
+    void this.ctx.store.putState(this.key.relay, event).catch(() => {})
+  }
+
+  /** The relay key became known (or changed): re-check the state that waited for it. */
+  relayKeyChanged(): void {
+    this.rows.fold() // its moderation (9005) was judged with the key held before
+    for (const e of this.state.relayKeyChanged()) this.storeState(e)
+    this.changed()
+    this.fetchRequestsAsAdmin()
+  }
+
+  /** Once we are an admin, every join request is fetched (see `group-requests.ts`). */
+  private fetchRequestsAsAdmin(): void {
+    if (!this.closed && this.state.isAdmin(this.ctx.me)) this.requests.fetchAsAdmin()
+  }
+
+  /** Seeds the membership folded in an earlier session (from the store), until evidence arrives. */
+  rememberMembership(membership: Membership): void {
+    this.membershipFold.remember(membership)
+    this.updates.known(membership)
+    this.changed()
+  }
+
+  /** What the relay said to our own 9021/9022, until relay-signed evidence at least as new. */
+  setLocalMembership(membership: Membership, at: number): void {
+    this.membershipFold.setLocal(membership, at)
+    this.changed()
+  }
+
+  // ── the standing subscription and the lifecycle ────────────────────────────────────────────
+
+  /** The relay sent EOSE for the standing subscription. */
+  eose(): void {
+    this.subscription.backlog = false
+    if (this.subscription.loading) {
+      this.subscription.loading = false
+      this.changed()
+    }
+    this.updates.emit({ type: 'eose' })
+  }
+
+  /** The relay ended the standing subscription (`restricted: …`, `auth-required: …`). */
+  refuse(reason: string): void {
+    this.subscription.refused = reason
+    this.subscription.loading = false
+    this.changed()
+    this.updates.emit({ type: 'refused', reason })
+  }
+
+  /** The subscription is (re)starting: clear the previous refusal. */
+  resubscribed(): void {
+    this.subscription.backlog = true
+    this.requests.resubscribed()
+    if (this.subscription.refused !== undefined) {
+      this.subscription.refused = undefined
+      this.changed()
+    }
+  }
+
+  /** Stops listening and writes what is pending. */
+  async close(): Promise<void> {
+    this.closed = true
+    this.unsubscribeReadState?.()
+    await this.flushStore()
+    this.updates.clear()
+  }
+
+  /** Marks the group as closed without flushing (it is being deleted). */
+  discard(): void {
+    this.closed = true
+    this.storeWrites.discard()
+    this.unsubscribeReadState?.()
+    this.updates.clear()
+  }
+}

@@ -1,0 +1,125 @@
+import type { GroupKey } from '@roost/nip29'
+import type { NostrEvent } from 'nostr-tools/core'
+import { groupSubscriptionId, type RelayPool } from '../pool'
+import type { GroupCore } from './group-core'
+
+/** What the subscriptions need from the registry. */
+export interface SubscriptionsContext {
+  readonly pool: RelayPool
+  /** Our pubkey (for the membership fetch). */
+  me(): string
+  /** The relay key to ask state from (NIP-11, once per relay). */
+  relayKey(relay: string): Promise<string | undefined>
+  /** The group a key string stands for now (undefined once it was dropped). */
+  core(key: string): GroupCore | undefined
+  /** The registry is closed: nothing more is opened. */
+  closed(): boolean
+}
+
+/**
+ * Each group's standing subscription and the routing of what comes in: one REQ per group
+ * (timeline and relay-signed state under one id, `grp-<8 hex>`), plus a one-shot fetch of our
+ * membership and the state when it opens. An event goes to the group its subscription id was
+ * issued for, whatever it claims to be.
+ */
+export class GroupSubscriptions {
+  /** subscription id → group key string */
+  private readonly routes = new Map<string, string>()
+  private readonly subs = new Map<string, { close(): void }>()
+
+  constructor(private readonly ctx: SubscriptionsContext) {}
+
+  /** The subscription id that routes to a group, once one was issued. */
+  id(key: GroupKey | string): string | undefined {
+    const k = key.toString()
+    for (const [id, v] of this.routes) if (v === k) return id
+    return undefined
+  }
+
+  /** A standing subscription of the group is open. */
+  isOpen(key: GroupKey): boolean {
+    const id = this.id(key)
+    return id !== undefined && this.subs.has(id)
+  }
+
+  /** (Re)opens the group's standing REQ, and fetches our membership and its state once. */
+  async open(group: GroupCore): Promise<void> {
+    const { ctx } = this
+    const key = group.key
+    const relayKey = await ctx.relayKey(key.relay)
+    if (ctx.closed() || ctx.core(key.toString()) !== group) return
+    const subId = this.routeFor(key)
+    this.subs.get(subId)?.close()
+    group.resubscribed()
+    const openedAsMember = group.snapshot().membership.status === 'member'
+    const filters = [key.id.timelineFilter(100), ...key.id.stateFilters(relayKey)]
+    const sub = ctx.pool.subscribe(
+      key.relay,
+      filters,
+      {
+        onevent: (e) => this.route(subId, e),
+        oneose: () => this.routed(subId)?.eose(),
+        onclosed: (reason) => {
+          if (this.subs.get(subId) === sub) this.subs.delete(subId)
+          const refused = this.routed(subId)
+          refused?.refuse(reason)
+          // A private group refuses a REQ sent before we were a member. When our join was
+          // accepted while that refusal was on its way, ask again, once: the new REQ goes out
+          // as a member, so its own refusal (if any) does not loop.
+          if (
+            refused &&
+            !openedAsMember &&
+            refused.snapshot().membership.status === 'member' &&
+            !ctx.closed()
+          )
+            void this.open(refused).catch(() => {})
+        },
+      },
+      { id: subId },
+    )
+    this.subs.set(subId, sub)
+    const once = await ctx.pool.fetch(
+      [key.relay],
+      [key.id.membershipFilter(ctx.me()), ...key.id.stateFilters(relayKey)],
+    )
+    for (const e of once) this.route(subId, e)
+  }
+
+  /** Closes a group's subscription and forgets its route. */
+  drop(key: GroupKey): void {
+    const id = this.id(key)
+    if (id === undefined) return
+    this.subs.get(id)?.close()
+    this.subs.delete(id)
+    this.routes.delete(id)
+  }
+
+  /** Closes every subscription. */
+  close(): void {
+    for (const s of this.subs.values()) s.close()
+    this.subs.clear()
+  }
+
+  /** The route id for a key: `grp-<8 hex>`, salted on the rare collision. */
+  private routeFor(key: GroupKey): string {
+    const k = key.toString()
+    for (let salt = 0; ; salt++) {
+      const id = groupSubscriptionId(k, salt)
+      const taken = this.routes.get(id)
+      if (taken === undefined || taken === k) {
+        this.routes.set(id, k)
+        return id
+      }
+    }
+  }
+
+  private routed(subId: string): GroupCore | undefined {
+    const k = this.routes.get(subId)
+    return k === undefined ? undefined : this.ctx.core(k)
+  }
+
+  /** Routing by subscription id: the event goes to the group the id was issued for. */
+  private route(subId: string, event: NostrEvent): void {
+    this.routed(subId)?.ingest(event)
+  }
+}
