@@ -48,4 +48,31 @@ describe('a group backfills its cached window by NIP-77 after a restart', () => 
     const kept = (await stored.query({ fork: b.key.toString(), kinds: [9] })).map((e) => e.id)
     expect(kept).not.toContain(doomed.id)
   })
+
+  it('after a reconnect, drops a message its author withdrew with a kind 5 that names no group (no REQ of the group sees it)', async () => {
+    const relay = await h.relay()
+    const id = await relay.createGroup({ name: 'Withdrawn' })
+    const alice = h.roost({ pool: { publishTimeout: PATIENCE, eoseTimeout: PATIENCE } })
+    const bob = h.roost({ pool: { publishTimeout: PATIENCE, eoseTimeout: PATIENCE } })
+    const a = await alice.groups.join(groupCode(relay, id))
+    const b = await bob.groups.join(groupCode(relay, id))
+    await until(a, (s) => s.membership.status === 'member')
+    await until(b, (s) => s.membership.status === 'member')
+    const gone = await a.sendMessage('I take this back')
+    const stays = await a.sendMessage('this stays')
+    await until(b, (s) => s.messages.some((m) => m.id === stays.id))
+    // NIP-09 from another client: no `h` tag, so neither the live REQ nor its resume carries it.
+    const withdrawal = await alice.signer.signEvent({
+      kind: 5,
+      tags: [['e', gone.id]],
+      content: '',
+      created_at: Math.floor(Date.now() / 1000),
+    })
+    const [ok] = await alice.pool.publish([relay.url], withdrawal)
+    expect(ok?.ok).toBe(true)
+    expect(b.snapshot().messages.some((m) => m.id === gone.id)).toBe(true)
+    bob.pool.disconnect(relay.url)
+    await until(b, (s) => !s.messages.some((m) => m.id === gone.id))
+    expect(b.snapshot().messages.some((m) => m.id === stays.id)).toBe(true)
+  })
 })
