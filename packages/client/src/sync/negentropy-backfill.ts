@@ -123,7 +123,9 @@ const PAGE = 500
  * The same repair with REQ alone, for relays without NIP-77 and as the baseline NIP-77 is measured
  * against: the whole window is fetched again, newest first in pages of 500 (`until` = the oldest
  * `created_at` of the last page, duplicates dropped), then the cache gets what it lacked and loses
- * what the relay no longer has. Costs every event of the window on the wire.
+ * what the relay no longer has. Costs every event of the window on the wire. Each page is taken
+ * as complete (`pool.fetch` ends at EOSE or its timeout): a page cut short by the timeout would
+ * look like the window's end, so prefer NIP-77 where the relay speaks it.
  *
  * @example
  * const r = await refetchWindow({ store, pool, key }) // { method: 'req', added, removed, since }

@@ -15,7 +15,12 @@ export const MODE_ID_LIST = 2
 /** A varint of more than 8 digits (56 bits) is never a timestamp or a count a peer means. */
 const MAX_VARINT_DIGITS = 8
 
-/** A message that does not follow the protocol: the session ends with `NEG-ERR`. */
+/**
+ * A message that does not follow the protocol: the session ends with `NEG-ERR`.
+ *
+ * @example
+ * try { respond(set, bytes, 60_000) } catch (e) { if (e instanceof NegentropyProtocolError) answer(`invalid: ${e.message}`) }
+ */
 export class NegentropyProtocolError extends Error {
   constructor(message: string) {
     super(message)
@@ -32,7 +37,14 @@ export interface Bound {
   id: Uint8Array
 }
 
-/** Reads a message front to back; every read checks the bytes are there. */
+/**
+ * Reads a message front to back; every read checks the bytes are there.
+ *
+ * @example
+ * const r = new Reader(bytes)
+ * r.byte() // 0x61, the version
+ * const { timestamp, id } = r.bound()
+ */
 export class Reader {
   private at = 0
   /** The previous timestamp read in this message (bounds are delta-encoded). */
@@ -87,6 +99,13 @@ export class Reader {
 /**
  * Writes a message; bounds are delta-encoded against the previous one written to this writer or to
  * any writer {@link Writer.part} made from it (parts are written in message order).
+ *
+ * @example
+ * const w = new Writer()
+ * w.bytes([PROTOCOL_VERSION])
+ * w.bound({ timestamp: Number.POSITIVE_INFINITY, id: new Uint8Array(0) })
+ * w.varint(MODE_SKIP)
+ * w.finish() // Uint8Array [0x61, 0, 0, 0]
  */
 export class Writer {
   private chunks: Uint8Array[] = []
@@ -163,12 +182,23 @@ export function encodeVarint(n: number): Uint8Array {
 
 const HEX = /^(?:[0-9a-fA-F]{2})*$/
 
-/** Decodes a hex payload (any case); undefined when it is not hex. */
+/**
+ * Decodes a hex payload (any case); undefined when it is not hex.
+ *
+ * @example
+ * fromHex('61') // Uint8Array [0x61]; fromHex('6') // undefined
+ */
 export function fromHex(hex: string): Uint8Array | undefined {
   if (!HEX.test(hex)) return undefined
   return Uint8Array.from(Buffer.from(hex, 'hex'))
 }
 
+/**
+ * Lowercase hex of some bytes.
+ *
+ * @example
+ * toHex(Uint8Array.of(0x61)) // '61'
+ */
 export function toHex(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex')
 }

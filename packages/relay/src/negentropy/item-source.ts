@@ -9,14 +9,19 @@ const STEP = 1_000
 
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve))
 
-/** The filter matched more records than a session may hold. */
+/**
+ * The filter matched more records than a session may hold.
+ *
+ * @example
+ * if (err instanceof TooManyRecordsError) conn.send(['NEG-ERR', subId, err.message, err.cap])
+ */
 export class TooManyRecordsError extends Error {
   constructor(readonly cap: number) {
     super(`blocked: too many records (at most ${cap}); narrow the filter (since/until)`)
   }
 }
 
-/** One record of a session's set. */
+/** One record of a session's set: `{ timestamp: created_at, id }`. */
 export interface Record {
   timestamp: number
   id: string
