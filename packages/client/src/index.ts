@@ -8,4 +8,5 @@ export { fetchRelays, parseRelays, type RelaysOption, type UserRelays } from './
 export { createRoost, type Roost, type RoostOptions, type RoostReadStateOptions } from './roost'
 export * from './signers'
 export * from './store'
+export * from './sync'
 export * from './verify'

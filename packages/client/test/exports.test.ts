@@ -27,6 +27,7 @@ describe('@roost/client exports', () => {
       'InvalidValueError',
       'LocalSigner',
       'MemoryEventStore',
+      'NegentropyError',
       'Nip07Signer',
       'Nip46Signer',
       'PublishRefusedError',
@@ -58,15 +59,18 @@ describe('@roost/client exports', () => {
       'groupSubscriptionId',
       'isPreviousRejection',
       'isVerified',
+      'negentropyBackfill',
       'nobleVerifier',
       'parseRelayList',
       'parseRelays',
       'publishError',
+      'refetchWindow',
       'relayKeyOf',
       'relayListTemplate',
       'relayPrefix',
       'uploadBlob',
       'wasmVerifier',
+      'windowFilter',
     ])
   })
 
@@ -137,6 +141,7 @@ describe('@roost/client exports', () => {
       new client.ClosedError('RelayPool'),
       new client.InvalidRelaysError('relays.write', 'expected an array of relay URLs'),
       new client.CallTokenError('refused', 'restricted: members only', 403),
+      new client.NegentropyError('wss://r', 'blocked: too many records'),
     ]
     expect(errors.map((e) => e.code)).toEqual([
       'publish-refused',
@@ -148,6 +153,7 @@ describe('@roost/client exports', () => {
       'closed',
       'invalid-relays',
       'call-token',
+      'negentropy',
     ])
     expect((errors[0] as client.PublishRefusedError).prefix).toBe('restricted')
     expect(errors[0]!.message).toBe('restricted: no')

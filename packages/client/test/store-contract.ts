@@ -125,6 +125,25 @@ export function storeContract(name: string, opts: ContractOptions): void {
       expect(await store.get(shared.id)).toBeUndefined()
     })
 
+    it('removeFromFork forgets events in one fork only, searchably gone, and counts what it removed', async () => {
+      const store = await fresh()
+      const shared = sign(9, { content: 'pizza on both relays' })
+      const gone = sign(9, { content: 'pizza only here', createdAt: 1_700_000_001 })
+      const kept = sign(9, { content: 'kept', createdAt: 1_700_000_002 })
+      await store.addMany([shared, gone, kept], FORK)
+      await store.add(shared, FORK_ELSEWHERE)
+      expect(await store.removeFromFork(FORK, [shared.id, gone.id, gone.id, 'f'.repeat(64)])).toBe(2)
+      expect(ids(await store.query({ fork: FORK }))).toEqual([kept.id])
+      expect(ids(await store.query({ fork: FORK_ELSEWHERE }))).toEqual([shared.id])
+      expect(await store.get(gone.id)).toBeUndefined()
+      expect(ids(await store.search({ text: 'pizza' }))).toEqual([shared.id])
+      expect(await store.removeFromFork(FORK, [gone.id])).toBe(0)
+      // Seen again later, it comes back as new to the fork.
+      expect(await store.add(gone, FORK)).toBe(true)
+      expect(ids(await store.query({ fork: FORK }))).toEqual([kept.id, gone.id])
+      await expect(store.removeFromFork('', [kept.id])).rejects.toBeInstanceOf(InvalidQueryError)
+    })
+
     it('keeps an event added without a fork when a fork that also had it is deleted', async () => {
       const store = await fresh()
       const e = sign(1, { tags: [] })

@@ -4,6 +4,7 @@ import { bytesToHex } from '@noble/hashes/utils.js'
 import type { Filter, NostrEvent } from 'nostr-tools'
 import type { WebSocket } from 'ws'
 import type { Admission, Peer, RelayContext, Subscription } from './context'
+import type { NegMessage } from './negentropy/wire'
 import { authProblem } from './nip42'
 import { RateLimiter } from './rate-limit'
 import { parseMessage } from './wire'
@@ -26,6 +27,8 @@ export interface MessageHandlers {
   event(conn: Connection, event: NostrEvent, admission: Admission): Promise<void>
   req(conn: Connection, subId: string, filters: Filter[]): Promise<void>
   close(conn: Connection, subId: string): void
+  /** NIP-77: `NEG-OPEN` (resolves once answered), `NEG-MSG`, `NEG-CLOSE`. */
+  neg(conn: Connection, message: NegMessage): Promise<void>
 }
 
 /**
@@ -254,6 +257,7 @@ export class Connection implements Peer {
       const e = parsed.error
       if (e.answer === 'OK') this.send(['OK', e.eventId, false, e.reason])
       else if (e.answer === 'CLOSED') this.send(['CLOSED', e.subId, e.reason])
+      else if (e.answer === 'NEG-ERR') this.send(['NEG-ERR', e.subId, e.reason])
       else this.send(['NOTICE', e.reason])
       return
     }
@@ -265,7 +269,9 @@ export class Connection implements Peer {
       if (this.closing) this.send(['CLOSED', m.subId, SHUTTING_DOWN])
       else await this.handlers.req(this, m.subId, m.filters)
     } else if (m.type === 'CLOSE') this.handlers.close(this, m.subId)
-    else this.onAuth(m.event)
+    else if (m.type === 'AUTH') this.onAuth(m.event)
+    else if (this.closing) this.send(['NEG-ERR', m.subId, SHUTTING_DOWN])
+    else await this.handlers.neg(this, m)
   }
 
   private onAuth(event: NostrEvent): void {

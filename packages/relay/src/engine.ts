@@ -14,6 +14,7 @@ import { Intake, type IntakeOutcome } from './intake'
 import { keptKey, secretKeyBytes } from './keys'
 import { checkLiveKitConfig } from './livekit/config'
 import { Metrics } from './metrics'
+import { NegentropySide } from './negentropy/sessions'
 import type { RelayOptions } from './options'
 import { PROFILES } from './profiles'
 import { QuerySide } from './query'
@@ -48,6 +49,8 @@ export class Engine {
   closing = false
   readonly query: QuerySide
   readonly intake: Intake
+  /** NIP-77 sessions. */
+  readonly negentropy: NegentropySide
   /** The relay's public URL (AUTH `relay` tags name it). */
   url = ''
 
@@ -64,6 +67,7 @@ export class Engine {
     this.query = new QuerySide(ctx)
     this.intake = new Intake(ctx)
     ctx.bans.onChange(() => enforceBans(this.connections, (c) => this.ips.get(c), ctx.bans, ctx.log))
+    this.negentropy = new NegentropySide(ctx)
   }
 
   /** Opens the store, loads or makes the keys, and settles the options. */
@@ -172,6 +176,7 @@ export class Engine {
         event: (c, e, admission) => this.onEvent(c, e, admission),
         req: (c, subId, filters: Filter[]) => this.query.req(c, subId, filters),
         close: (c, subId) => this.query.close(c, subId),
+        neg: (c, message) => this.negentropy.handle(c, message),
       },
       rate,
     )
@@ -182,6 +187,7 @@ export class Engine {
     ws.on('close', () => {
       this.connections.delete(conn)
       this.ips.delete(conn)
+      this.negentropy.release(conn)
       const left = (this.perIp.get(ip) ?? 1) - 1
       if (left > 0) this.perIp.set(ip, left)
       else this.perIp.delete(ip)

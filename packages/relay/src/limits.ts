@@ -45,6 +45,14 @@ export const LIMITS = {
   maxBufferedBytes: 4 * 1024 * 1024,
   /** A paced REQ whose reader has not drained for this long is dropped with its connection (ms). */
   stallMs: 30_000,
+  /** Records one NIP-77 session may reconcile: past it, NEG-ERR `blocked: too many records`. */
+  maxNegRecords: 100_000,
+  /** NIP-77 sessions one connection may hold open at once. */
+  maxNegSessions: 8,
+  /** Records all open NIP-77 sessions together may hold (72 bytes each): past it, NEG-ERR `blocked:`. */
+  maxNegRecordsHeld: 1_000_000,
+  /** A NIP-77 session without a message for this long is ended with NEG-ERR `closed:` (seconds). */
+  negIdleSeconds: 60,
 } as const
 
 /** The tunable limits (see {@link LIMITS} for each field). */

@@ -41,7 +41,9 @@ export function relayInfo(
     ...(info.icon !== undefined && { icon: info.icon }),
     ...(policy.nip11Self && { self: keys.relay }),
     pubkey: policy.separateOwnerKey ? keys.owner : keys.relay,
-    supported_nips: [1, 9, 11, 29, 42, 50, 70, ...(operator.nip86 ? [86] : [])],
+    supported_nips: [1, 9, 11, 29, 42, 50, 70, 77, ...(operator.nip86 ? [86] : [])],
+    // NIP-77 protocol version (V1), as strfry advertises it.
+    negentropy: 1,
     software: 'https://github.com/roost/roost/tree/main/packages/relay',
     version: '0.1.0',
     limitation: {
@@ -67,6 +69,10 @@ export function relayInfo(
       max_connections: limits.maxConnections,
       max_connections_per_ip: limits.maxConnectionsPerIp,
       max_buffered_bytes: limits.maxBufferedBytes,
+      // NIP-77: records one session may reconcile, sessions per connection, idle seconds before `closed:`.
+      max_negentropy_records: limits.maxNegRecords,
+      max_negentropy_sessions: limits.maxNegSessions,
+      negentropy_idle_seconds: limits.negIdleSeconds,
       // Blossom's daily upload quotas (UTC days; 0: no cap).
       ...(media.quota && {
         max_uploads_per_key_per_day: media.quota.uploadsPerKeyPerDay,

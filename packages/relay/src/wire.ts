@@ -1,5 +1,6 @@
 import type { Filter, NostrEvent } from 'nostr-tools'
 import { LIMITS, type RelayLimits } from './limits'
+import { type NegMessage, parseNegFrame } from './negentropy/wire'
 
 /** A client message the relay understands, after shape checks. */
 export type ClientMessage =
@@ -7,6 +8,7 @@ export type ClientMessage =
   | { type: 'REQ'; subId: string; filters: Filter[] }
   | { type: 'CLOSE'; subId: string }
   | { type: 'AUTH'; event: NostrEvent }
+  | NegMessage
 
 /** Why a message was not understood, and how to answer it. */
 export type WireError =
@@ -15,6 +17,8 @@ export type WireError =
   /** `["CLOSED", subId, reason]`: a REQ whose subscription id could be read. */
   | { answer: 'CLOSED'; subId: string; reason: string }
   | { answer: 'NOTICE'; reason: string }
+  /** `["NEG-ERR", subId, reason]`: a NIP-77 frame whose subscription id could be read. */
+  | { answer: 'NEG-ERR'; subId: string; reason: string }
 
 const HEX64 = /^[0-9a-f]{64}$/
 const HEX128 = /^[0-9a-f]{128}$/
@@ -102,6 +106,10 @@ export function parseMessage(
         }
       return notice('invalid: COUNT (NIP-45) is not supported')
     }
+    case 'NEG-OPEN':
+    case 'NEG-MSG':
+    case 'NEG-CLOSE':
+      return parseNegFrame(data, limits, oversize, parseFilter)
     default:
       return notice(`invalid: unknown message type ${JSON.stringify(type).slice(0, 40)}`)
   }

@@ -191,6 +191,18 @@ export class GroupCore implements GroupInside, SnapshotSource, WritersContext {
     return true
   }
 
+  /**
+   * Events the relay no longer has for us, found by a reconciliation (deleted while we were away,
+   * or no longer visible to us; the store already forgot them): hidden as a moderator's deletion
+   * hides one, and kept hidden if they arrive again.
+   */
+  forget(ids: readonly string[]): void {
+    if (this.closed || ids.length === 0) return
+    this.rows.fold()
+    for (const id of ids) this.rows.timeline.delete(id)
+    this.changed()
+  }
+
   /** Many events at once (a store page, a fetch): one `updated` for all of them. */
   ingestMany(events: readonly NostrEvent[], opts: IngestOptions = {}): number {
     let n = 0

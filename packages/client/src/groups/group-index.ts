@@ -45,6 +45,7 @@ export class GroupIndex {
     this.memberships = new MembershipMemory(opts.store)
     this.subscriptions = new GroupSubscriptions({
       pool: opts.pool,
+      store: opts.store,
       me: () => this.me,
       relayKey: (relay) => opts.relayKeys.resolve(relay),
       core: (key) => this.cores.get(key),

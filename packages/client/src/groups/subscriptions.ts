@@ -1,11 +1,15 @@
 import type { GroupKey } from '@roost/nip29'
 import type { NostrEvent } from 'nostr-tools/core'
 import { groupSubscriptionId, type RelayPool } from '../pool'
+import type { EventStore } from '../store/event-store'
+import { GroupBackfills } from './group-backfill'
 import type { GroupCore } from './group-core'
 
 /** What the subscriptions need from the registry. */
 export interface SubscriptionsContext {
   readonly pool: RelayPool
+  /** The cache the NIP-77 backfill reconciles. */
+  readonly store: EventStore
   /** Our pubkey (for the membership fetch). */
   me(): string
   /** The relay key to ask state from (NIP-11, once per relay). */
@@ -26,8 +30,11 @@ export class GroupSubscriptions {
   /** subscription id → group key string */
   private readonly routes = new Map<string, string>()
   private readonly subs = new Map<string, { close(): void }>()
+  private readonly backfills: GroupBackfills
 
-  constructor(private readonly ctx: SubscriptionsContext) {}
+  constructor(private readonly ctx: SubscriptionsContext) {
+    this.backfills = new GroupBackfills(ctx)
+  }
 
   /** The subscription id that routes to a group, once one was issued. */
   id(key: GroupKey | string): string | undefined {
@@ -58,7 +65,14 @@ export class GroupSubscriptions {
       filters,
       {
         onevent: (e) => this.route(subId, e),
-        oneose: () => this.routed(subId)?.eose(),
+        // Each EOSE (the first, and the one after every resume that follows a reconnect) starts
+        // the NIP-77 backfill of the cached window, where the relay speaks it.
+        oneose: () => {
+          const core = this.routed(subId)
+          if (!core) return
+          core.eose()
+          this.backfills.after(core)
+        },
         onclosed: (reason) => {
           if (this.subs.get(subId) === sub) this.subs.delete(subId)
           const refused = this.routed(subId)

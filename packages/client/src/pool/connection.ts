@@ -4,6 +4,7 @@ import type { Filter } from 'nostr-tools/filter'
 import { type AuthDeps, type AuthState, Nip42 } from './auth'
 import { type BackoffOptions, Reconnector } from './backoff'
 import { type LivenessOptions, watchLiveness } from './liveness'
+import { NegentropyError, negentropySession, type ReconcileItem, type ReconcileResult } from './negentropy'
 import { PolicyRelay } from './policy-relay'
 import { Publisher, type PublishResult } from './publish'
 import { Slots } from './slots'
@@ -251,6 +252,27 @@ export class Connection {
    */
   oneShot(limit: number): Promise<() => void> {
     return this.slots.take(limit)
+  }
+
+  /**
+   * One NIP-77 reconciliation of `items` against the relay's events for `filter` (connecting on
+   * demand); on `auth-required:` it authenticates per the policy and tries once more.
+   */
+  async reconcile(
+    filter: Filter,
+    items: readonly ReconcileItem[],
+    timeoutMs: number,
+  ): Promise<ReconcileResult> {
+    for (let attempt = 0; ; attempt++) {
+      const relay = await this.ensure()
+      try {
+        return await negentropySession(relay, `neg:${++this.serial}`, filter, items, timeoutMs)
+      } catch (err) {
+        const retry =
+          attempt === 0 && err instanceof NegentropyError && err.reason.startsWith('auth-required:')
+        if (!retry || !(await this.authenticate())) throw err
+      }
+    }
   }
 
   /** Answers the relay's NIP-42 challenge if the policy allows; true when authenticated. */

@@ -1,5 +1,6 @@
 export { type BackoffOptions, backoffDelay } from './backoff'
 export type { LivenessOptions, LivenessTimers } from './liveness'
+export { NegentropyError, type ReconcileItem, type ReconcileResult } from './negentropy'
 export { fetchRelayInfo, type RelayInfo, relayKeyOf } from './nip11'
 export {
   type AuthPolicy,

@@ -14,6 +14,7 @@ import {
   type SubscriptionHandlers,
 } from './connection'
 import type { LivenessOptions } from './liveness'
+import type { ReconcileItem, ReconcileResult } from './negentropy'
 import { fetchRelayInfo, type RelayInfo } from './nip11'
 
 export type { AuthPolicy, AuthState, PublishResult, SubscriptionHandlers } from './connection'
@@ -195,6 +196,36 @@ export class RelayPool {
       }),
     )
     return [...byId.values()]
+  }
+
+  /**
+   * Whether the relay speaks NIP-77 (its NIP-11 `supported_nips` lists 77), as Flotilla decides.
+   *
+   * @example
+   * if (await pool.supportsNegentropy(relay)) await pool.reconcile(relay, filter, items)
+   */
+  async supportsNegentropy(relay: string): Promise<boolean> {
+    const nips = (await this.relayInfo(relay))?.supported_nips
+    return Array.isArray(nips) && nips.includes(77)
+  }
+
+  /**
+   * NIP-77: reconciles the items we hold with the relay's events for one filter, transferring
+   * fingerprints and ids, never events. Resolves with the ids only we have and the ids only the
+   * relay has; rejects with `NegentropyError` (the relay's NEG-ERR text, a timeout per answer,
+   * default 10 s, or a lost connection). Authenticates and retries once on `auth-required:`.
+   *
+   * @example
+   * const { need, have } = await pool.reconcile(relay, { '#h': ['general'], since }, cached)
+   * const missing = await pool.fetch([relay], [{ ids: need }])
+   */
+  reconcile(
+    relay: string,
+    filter: Filter,
+    items: readonly ReconcileItem[],
+    opts: { timeout?: number } = {},
+  ): Promise<ReconcileResult> {
+    return this.connection(relay).reconcile(filter, items, opts.timeout ?? 10_000)
   }
 
   /**

@@ -112,6 +112,15 @@ export interface EventStore {
   statePerFork(forks: readonly string[]): Promise<Map<string, NostrEvent[]>>
   /** Leaving: drops the fork's records, its state events, and events no other fork references. */
   deleteFork(fork: string): Promise<void>
+  /**
+   * Forgets that these events were seen in `fork` (events no other fork references go too), in one
+   * transaction: what a reconciliation found the fork's relay no longer holds (deleted, or no
+   * longer visible to us). Ids not recorded in the fork are ignored. Resolves to how many were.
+   *
+   * @example
+   * await store.removeFromFork("wss://groups.example.com'general", [deletedId]) // 1
+   */
+  removeFromFork(fork: string, ids: readonly string[]): Promise<number>
   /** Small local settings (read-state client id, slot id, marks, relay lists): JSON values. */
   getValue<T = unknown>(key: string): Promise<T | undefined>
   /** Stores a JSON-serializable value; `undefined` deletes the key. */

@@ -8,6 +8,7 @@ import {
   checkFork,
   checkForks,
   checkQuery,
+  checkRemoval,
   cleanCopy,
   indexedTags,
   limitOf,
@@ -410,6 +411,22 @@ export class IndexedDbEventStore implements EventStore {
     const stateKeys = await request(state.index('fork').getAllKeys(fork))
     for (const key of stateKeys) state.delete(key)
     await done
+  }
+
+  async removeFromFork(fork: string, ids: readonly string[]): Promise<number> {
+    this.open()
+    checkRemoval(fork, ids)
+    const tx = this.tx(['events', 'refs', 'words'], 'readwrite')
+    const done = finished(tx)
+    let removed = 0
+    for (const id of new Set(ids)) {
+      const record = (await request(tx.objectStore('events').get(id))) as EventRecord | undefined
+      if (!record?.forks.includes(fork)) continue
+      await this.unlink(tx, record, fork)
+      removed++
+    }
+    await done
+    return removed
   }
 
   async getValue<T = unknown>(key: string): Promise<T | undefined> {

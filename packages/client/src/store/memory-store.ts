@@ -7,6 +7,7 @@ import {
   checkFork,
   checkForks,
   checkQuery,
+  checkRemoval,
   cleanCopy,
   limitOf,
   matches,
@@ -238,6 +239,18 @@ export class MemoryEventStore implements EventStore {
       if (gone.size > 0) this.all.removeWhere((e) => gone.has(e))
     }
     for (const [slot, s] of this.state) if (s.fork === fork) this.state.delete(slot)
+  }
+
+  async removeFromFork(fork: string, ids: readonly string[]): Promise<number> {
+    this.open()
+    checkRemoval(fork, ids)
+    let removed = 0
+    for (const id of new Set(ids)) {
+      if (!this.events.get(id)?.forks.has(fork)) continue
+      this.unlink(id, fork)
+      removed++
+    }
+    return removed
   }
 
   async getValue<T = unknown>(key: string): Promise<T | undefined> {

@@ -69,6 +69,14 @@ export function checkFork(fork: string | undefined): void {
     throw new InvalidQueryError('a fork is a GroupKey string')
 }
 
+/** `removeFromFork`'s arguments: a GroupKey string and a list of ids. */
+export function checkRemoval(fork: string, ids: readonly string[]): void {
+  if (typeof fork !== 'string' || fork === NO_FORK)
+    throw new InvalidQueryError('removeFromFork needs a GroupKey string')
+  if (!Array.isArray(ids) || ids.some((id) => typeof id !== 'string'))
+    throw new InvalidQueryError('ids must be an array of strings')
+}
+
 function checkList(name: string, list: unknown, item: 'string' | 'number'): void {
   if (list === undefined) return
   if (!Array.isArray(list) || list.some((v) => typeof v !== item)) {

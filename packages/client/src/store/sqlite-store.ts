@@ -8,6 +8,7 @@ import {
   checkFork,
   checkForks,
   checkQuery,
+  checkRemoval,
   indexedTags,
   NO_FORK,
   replaceD,
@@ -412,6 +413,21 @@ export class SqliteEventStore implements EventStore {
     if (typeof fork !== 'string' || fork === NO_FORK)
       throw new InvalidQueryError('deleteFork needs a GroupKey string')
     this.deleteForkTx(fork)
+  }
+
+  async removeFromFork(fork: string, ids: readonly string[]): Promise<number> {
+    this.open()
+    checkRemoval(fork, ids)
+    return this.db.transaction(() => {
+      let removed = 0
+      for (const id of new Set(ids)) {
+        const rowid = this.sql.eventRowid.get(id) as number | undefined
+        if (rowid === undefined || this.sql.unlinkFork.run(fork, rowid).changes === 0) continue
+        this.unlink(rowid, fork)
+        removed++
+      }
+      return removed
+    })()
   }
 
   async getValue<T = unknown>(key: string): Promise<T | undefined> {

@@ -1,0 +1,8 @@
+export {
+  type BackfillOptions,
+  type BackfillPool,
+  type BackfillResult,
+  negentropyBackfill,
+  refetchWindow,
+  windowFilter,
+} from './negentropy-backfill'
