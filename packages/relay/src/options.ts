@@ -105,4 +105,10 @@ export interface RelayOptions {
   workers?: number
   /** Called with one line per connection event (the CLI's --verbose). */
   log?: (line: string) => void
+  /**
+   * For tests of clients: how a REQ answers events of one `created_at`. `'arrival'` (the default,
+   * decision 21): the latest arrival first. `'id'`: the lowest id first, the `limit` cut on that
+   * order, as NIP-01 relays answer (live delivery stays in arrival order either way).
+   */
+  tieOrder?: 'arrival' | 'id'
 }
