@@ -8,6 +8,7 @@ import {
   Clock,
   type HistoryEnv,
   historyContract,
+  orderContract,
   PATIENCE,
   scrollBack,
   texts,
@@ -63,6 +64,7 @@ function env(kind: 'memory' | 'SQLite'): HistoryEnv {
 }
 
 for (const kind of ['memory', 'SQLite'] as const) {
+  orderContract(kind, env(kind), ['arrival'])
   historyContract(kind, env(kind))
 
   describe(`history while the relay is away (${kind})`, () => {
