@@ -64,7 +64,7 @@ function env(kind: 'memory' | 'SQLite'): HistoryEnv {
 }
 
 for (const kind of ['memory', 'SQLite'] as const) {
-  orderContract(kind, env(kind), ['arrival'])
+  orderContract(kind, env(kind))
   historyContract(kind, env(kind))
 
   describe(`history while the relay is away (${kind})`, () => {
