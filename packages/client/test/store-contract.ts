@@ -439,6 +439,49 @@ export function storeContract(name: string, opts: ContractOptions): void {
       }
     })
 
+    it('numbers a page of older history below what the fork holds, in page order; an event held keeps its number, across a restart (decision 21)', async () => {
+      const store = await opts.open()
+      const opened = [store]
+      try {
+        // One second of 12 events, e0 the first to reach the relay. This device saw e7…e11 live; two
+        // pages of history (newest first, as a relay answers) bring the rest, each beginning with
+        // events it holds; a page of an older second follows.
+        const second = 1_700_000_200
+        const e = Array.from({ length: 12 }, (_, i) => sign(9, { content: `e${i}`, createdAt: second }))
+        const before = sign(9, { content: 'before', createdAt: second - 1 })
+        for (const x of e.slice(7)) await store.add(x, FORK)
+        expect(await store.addMany([e[8]!, e[7]!, e[6]!, e[5]!, e[4]!], FORK, { older: true })).toBe(3)
+        expect(await store.addMany([e[4]!, e[3]!, e[2]!, e[1]!, e[0]!, before], FORK, { older: true })).toBe(
+          5,
+        )
+        await store.add(e[3]!, FORK) // delivered again live: keeps its number
+        await store.addMany([e[2]!], FORK_ELSEWHERE, { older: true }) // another fork changes nothing here
+        const expected = ids([...e].reverse().concat(before))
+        expect(ids(await store.query({ fork: FORK }))).toEqual(expected)
+        expect(ids(await store.query({ fork: FORK, until: second, limit: 4 }))).toEqual(expected.slice(0, 4))
+        expect(ids(await store.query({ fork: FORK, kinds: [9], tags: { h: ['general'] } }))).toEqual(expected)
+        expect(ids((await store.newestPerFork([FORK], 9)).get(FORK)!)).toEqual(expected.slice(0, 9))
+        if (opts.reopen) {
+          const again = await opts.reopen(store)
+          opened.push(again)
+          expect(ids(await again.query({ fork: FORK }))).toEqual(expected)
+          // after a restart a live arrival still comes last and a page of history still first
+          const late = sign(9, { content: 'late', createdAt: second })
+          const early = sign(9, { content: 'early', createdAt: second })
+          await again.add(late, FORK)
+          await again.addMany([early], FORK, { older: true })
+          expect(ids(await again.query({ fork: FORK, until: second }))).toEqual([
+            late.id,
+            ...expected.slice(0, 12),
+            early.id,
+            before.id,
+          ])
+        }
+      } finally {
+        for (const s of opened) await s.close().catch(() => {})
+      }
+    })
+
     if (opts.reopen) {
       const reopen = opts.reopen
       it('keeps events, forks, state and settings across a restart', async () => {
@@ -483,7 +526,12 @@ export function storeContract(name: string, opts: ContractOptions): void {
       }
       const forkArb = fc.constantFrom<string | undefined>(FORK, FORK_ELSEWHERE, undefined)
       const opArb = fc.oneof(
-        fc.record({ op: fc.constant('add' as const), i: fc.nat(pool.length - 1), fork: forkArb }),
+        fc.record({
+          op: fc.constant('add' as const),
+          i: fc.nat(pool.length - 1),
+          fork: forkArb,
+          older: fc.boolean(), // as one of a page of older history
+        }),
         fc.record({ op: fc.constant('delete' as const), fork: fc.constantFrom(FORK, FORK_ELSEWHERE) }),
       )
 
@@ -493,8 +541,9 @@ export function storeContract(name: string, opts: ContractOptions): void {
             const store = await opts.open()
             try {
               const model = new Map<string, Set<string>>() // id → forks ('' = no fork)
-              const arrival = new Map<string, number>() // fork + id → arrival sequence (decision 12)
+              const arrival = new Map<string, number>() // fork + id → arrival sequence (decision 21)
               let seq = 0
+              let low = 0 // pages of older history count down, below every arrival
               const slotOf = (e: NostrEvent) =>
                 e.kind === 9 ? undefined : `${e.kind}:${e.pubkey}:${e.kind === 30078 ? e.tags[0]?.[1] : ''}`
               for (const o of ops) {
@@ -529,9 +578,10 @@ export function storeContract(name: string, opts: ContractOptions): void {
                 }
                 if (expected) {
                   model.set(e.id, (model.get(e.id) ?? new Set()).add(fork))
-                  arrival.set(`${fork} ${e.id}`, ++seq)
+                  arrival.set(`${fork} ${e.id}`, o.older ? --low : ++seq)
                 }
-                expect(await store.add(e, o.fork)).toBe(expected)
+                if (o.older) expect(await store.addMany([e], o.fork, { older: true })).toBe(expected ? 1 : 0)
+                else expect(await store.add(e, o.fork)).toBe(expected)
               }
               const all = sortEvents(pool.filter((e) => model.has(e.id)))
               expect(ids(await store.query({}))).toEqual(ids(all))

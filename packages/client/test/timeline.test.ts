@@ -166,6 +166,29 @@ describe('Timeline (the render fold)', () => {
   })
 })
 
+describe('Timeline: one second’s rows after the rows their `previous` names (decision 21)', () => {
+  it('property: a conversation in one second, each message naming the last, shows in that order however it arrived, live or in pages', () => {
+    const chain: ReturnType<typeof ev>[] = []
+    for (let i = 0; i < 10; i++) {
+      const last = chain.at(-1)
+      chain.push(ev(i % 2 ? other : me, 9, `m${i}`, last ? [['previous', last.id.slice(0, 8)]] : [], 500))
+    }
+    fc.assert(
+      fc.property(
+        fc.shuffledSubarray(chain, { minLength: chain.length }),
+        fc.array(fc.boolean(), { minLength: chain.length, maxLength: chain.length }),
+        (order, older) => {
+          const t = new Timeline(mePk, () => false)
+          order.forEach((e, i) => {
+            t.add(e, { older: older[i] })
+          })
+          expect(t.messages().map((m) => m.content)).toEqual(chain.map((e) => e.content))
+        },
+      ),
+    )
+  })
+})
+
 describe('small pool rules', () => {
   it('backoff grows, stays within [half, full] of its ceiling, and never exceeds the cap', () => {
     fc.assert(

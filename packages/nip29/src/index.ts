@@ -75,5 +75,11 @@ export { contentMatches, foldSearchText, MAX_SEARCH_TERMS, searchTerms, searchWo
 export type { StateParseOptions } from './state-event'
 export { type GroupTreeNode, groupForest, type SubgroupInput } from './subgroups'
 export type { BuilderOptions, ModerationOptions } from './template'
-export { type TimelineOrdered, timelineOrder } from './timeline-order'
+export {
+  orderTies,
+  previousRefs,
+  type TimelineOrdered,
+  type TimelineTied,
+  timelineOrder,
+} from './timeline-order'
 export { MAX_PREVIOUS, TimelineWindow } from './timeline-window'

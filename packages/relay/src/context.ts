@@ -21,6 +21,8 @@ export interface RelayContext {
   /** Late-publication window in seconds (0 or undefined: off). */
   readonly lateWindow: number | undefined
   readonly previousMinimum: number
+  /** How a REQ answers events of one `created_at` (`RelayOptions.tieOrder`, for tests of clients). */
+  readonly tieOrder: 'arrival' | 'id'
   /** The limits in force (defaults with the operator's overrides). */
   readonly limits: RelayLimits
   /** The URLs NIP-42 `relay` tags must name (the configured public URLs, else the listen address). */

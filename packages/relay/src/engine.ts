@@ -100,6 +100,7 @@ export class Engine {
       av: opts.livekit !== undefined,
       lateWindow: opts.lateWindow ?? policy.lateWindow,
       previousMinimum: opts.previousMinimum ?? policy.previous.minimum,
+      tieOrder: opts.tieOrder ?? 'arrival',
       limits,
       publicUrls: () => (urls.length > 0 ? urls : [engine.url]),
       nonGroupKinds: new Set(opts.nonGroupKinds ?? DEFAULT_NON_GROUP_KINDS),

@@ -119,4 +119,10 @@ export interface RelayOptions {
   trustedProxies?: string[]
   /** Serves Prometheus metrics at `/metrics` to requests with `Authorization: Bearer <token>`; off without it. */
   metricsToken?: string
+  /**
+   * For tests of clients: how a REQ answers events of one `created_at`. `'arrival'` (the default,
+   * decision 21): the latest arrival first. `'id'`: the lowest id first, the `limit` cut on that
+   * order, as NIP-01 relays answer (live delivery stays in arrival order either way).
+   */
+  tieOrder?: 'arrival' | 'id'
 }

@@ -5,6 +5,7 @@ import type { Peer, RelayContext, Subscription } from './context'
 import type { GroupRecord } from './groups/record'
 import { canSee, checkRead, type Reader } from './groups/visibility'
 import type { Cursor, StoredRow, StoreReader } from './store/store'
+import { tiesById } from './ties-by-id'
 
 /** A connection as the query side sees it: who it is, its open subscriptions and its output pacing. */
 export interface Subscriber extends Peer {
@@ -123,7 +124,13 @@ export class QuerySide {
     const budget = { left: limits.maxQueryScan }
     try {
       for (const f of filters) {
-        for await (const page of this.visiblePages(f, reader, budget)) {
+        const pages =
+          this.ctx.tieOrder === 'id'
+            ? tiesById(f, Math.min(f.limit ?? limits.defaultLimit, limits.maxLimit), (g) =>
+                this.visiblePages(g, reader, budget),
+              )
+            : this.visiblePages(f, reader, budget)
+        for await (const page of pages) {
           if (conn.subs.get(subId) !== sub) return
           for (const row of page) {
             if (sent.has(row.id)) continue

@@ -73,3 +73,44 @@ describe('decision 21: REQ answers order created_at ties by the relay’s arriva
     }
   })
 })
+
+describe('tieOrder "id", for tests of clients: a REQ answers ties lowest id first, as NIP-01 relays do', () => {
+  it('orders a second’s events by id, cuts the limit on that order, and still delivers live in arrival order', async () => {
+    const clock = new TestClock(T0)
+    const r = await relay({
+      previousMinimum: 0,
+      clock: clock.now,
+      rateLimit: { events: 10_000, perSeconds: 1 },
+      tieOrder: 'id',
+    })
+    const author = user(clock)
+    const g = await r.createGroup({ name: 'By id', members: [author.pk] })
+    const c = await RawClient.open(r.url)
+    expect((await c.auth(author, r.url)).ok).toBe(true)
+    const watcher = await RawClient.open(r.url)
+    const first = watcher.frames.length
+    await watcher.req('live', { '#h': [g], kinds: [9], limit: 0 })
+
+    const [newer] = await signMany(author, [{ kind: 9, tags: h(g), content: 'newer', created_at: T0 + 1 }])
+    const tied = await signMany(
+      author,
+      Array.from({ length: 40 }, (_, i) => ({ kind: 9, tags: h(g), content: `tie ${i}`, created_at: T0 })),
+    )
+    const sent = [...tied, newer as NostrEvent]
+    for (const e of sent) expect((await c.publish(e)).ok).toBe(true)
+    await watcher.ping()
+    const live = watcher.frames
+      .slice(first)
+      .filter((f) => f[0] === 'EVENT' && f[1] === 'live')
+      .map((f) => (f[2] as NostrEvent).id)
+    expect(live).toEqual(sent.map((e) => e.id))
+
+    const byId = tied.map((e) => e.id).sort()
+    expect(byId).not.toEqual(tied.map((e) => e.id)) // arrival order is not id order here
+    const all = (await c.req('all', { '#h': [g], kinds: [9] })).events.map((e) => e.id)
+    expect(all).toEqual([(newer as NostrEvent).id, ...byId])
+    // A cut inside the second takes its lowest ids, not its latest arrivals.
+    const page = (await c.req('page', { '#h': [g], kinds: [9], limit: 11 })).events.map((e) => e.id)
+    expect(page).toEqual([(newer as NostrEvent).id, ...byId.slice(0, 10)])
+  })
+})

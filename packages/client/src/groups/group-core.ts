@@ -79,7 +79,7 @@ export class GroupCore implements GroupInside, SnapshotSource, WritersContext {
       store: ctx.store,
       pool: ctx.pool,
       changed: () => this.changed(),
-      ingest: (events) => this.ingestMany(events, { older: true }),
+      ingest: (events) => this.ingestMany(events, { older: true, aside: true }),
     })
     this.rows = new TimelineFold({
       me: ctx.me,
@@ -95,7 +95,7 @@ export class GroupCore implements GroupInside, SnapshotSource, WritersContext {
       store: ctx.store,
       pool: ctx.pool,
       clock: ctx.clock,
-      folded: () => this.folded(),
+      rows: this.rows,
       ingestOlder: (events, fromStore) => this.ingestMany(events, { fromStore, older: true }),
       changed: () => this.changed(),
     })
@@ -182,7 +182,7 @@ export class GroupCore implements GroupInside, SnapshotSource, WritersContext {
       return request
     }
     this.snapshots.pinRows()
-    if (!this.rows.add(event, older)) return request
+    if (!this.rows.add(event, older, opts)) return request
     this.changed()
     if (!fromStore) {
       this.storeWrites.queue(event, older)

@@ -2,12 +2,14 @@ import type { NostrEvent } from 'nostr-tools/core'
 import type { EventStore } from '../store'
 
 /**
- * The events a group received, written to the store in batches: one transaction per 16 ms or
- * per 500 events, in the order they arrived (so the store's arrival sequence follows the relay's).
+ * The events a group received, written to the store in batches: one write per 16 ms or per 500
+ * events. Live events in the order they arrived, numbered after every arrival held; events of
+ * newest-first pages of history in page order, numbered below every arrival held (`addMany`'s
+ * `older`): the store's order is the order the timeline shows (decision 21), across restarts.
  */
 export class StoreWrites {
   private pending: NostrEvent[] = []
-  /** Events of a newest-first page, written oldest first so the store's arrival order matches. */
+  /** Events of newest-first pages of history, as they came (each page older than the last). */
   private older: NostrEvent[] = []
   private timer: ReturnType<typeof setTimeout> | undefined
   private writing: Promise<unknown> = Promise.resolve()
@@ -25,15 +27,20 @@ export class StoreWrites {
     else this.timer ??= setTimeout(() => void this.flush(), 16)
   }
 
-  /** Writes pending events to the store (one transaction) and resolves when done. */
+  /** Writes pending events to the store (a transaction for pages of history, one for the rest); resolves when done. */
   flush(): Promise<unknown> {
     if (this.timer) clearTimeout(this.timer)
     this.timer = undefined
-    const batch = this.older.length ? [...this.older.reverse(), ...this.pending] : this.pending
-    if (batch.length > 0) {
+    const { pending, older, fork, store } = this
+    if (pending.length + older.length > 0) {
       this.pending = []
       this.older = []
-      this.writing = this.writing.then(() => this.store.addMany(batch, this.fork)).catch(() => {})
+      const write = (events: NostrEvent[], opts = {}) =>
+        events.length > 0 ? store.addMany(events, fork, opts).catch(() => {}) : undefined
+      this.writing = this.writing.then(async () => {
+        await write(older, { older: true })
+        await write(pending)
+      })
     }
     return this.writing
   }

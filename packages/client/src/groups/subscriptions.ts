@@ -96,7 +96,8 @@ export class GroupSubscriptions {
       [key.relay],
       [key.id.membershipFilter(ctx.me()), ...key.id.stateFilters(relayKey)],
     )
-    for (const e of once) this.route(subId, e)
+    // Our membership and the state, fetched aside: not a page of the timeline's history.
+    for (const e of once) this.routed(subId)?.ingest(e, { aside: true })
   }
 
   /** Closes a group's subscription and forgets its route. */

@@ -19,6 +19,19 @@ const FOLD_AT_ONCE: ReadonlySet<number> = new Set([
   KINDS.deleteEvent,
 ])
 
+/**
+ * How far back a group's history is held: the oldest second reached by pages from its relay (the
+ * standing subscription's stored backlog, `loadOlder`), which are whole down to there, and by pages
+ * of the local store (the stored first page, `loadOlder`), which hold what this device kept, live
+ * events and events fetched aside among them, so some of what lies between may be missing. Live
+ * events and events fetched aside (membership, join requests) move neither: their `created_at`
+ * says nothing of what lies between.
+ */
+export interface HistoryEdges {
+  readonly relay?: number | undefined
+  readonly store?: number | undefined
+}
+
 /** What {@link TimelineFold} needs from its group. */
 export interface TimelineFoldContext {
   readonly me: string
@@ -43,6 +56,13 @@ export class TimelineFold {
   /** The render fold, made when the first event goes in (a group kept unfolded needs none). */
   private value: Timeline | undefined
   private unfolded: readonly NostrEvent[] | undefined
+  /** How far back the group's history is held, by where it came from (see {@link HistoryEdges}). */
+  private readonly edges: { relay: number | undefined; store: number | undefined } = {
+    relay: undefined,
+    store: undefined,
+  }
+  /** How many events are held of each second (any kind, however they came). */
+  private readonly perSecond = new Map<number, number>()
 
   constructor(private readonly ctx: TimelineFoldContext) {}
 
@@ -63,9 +83,39 @@ export class TimelineFold {
     return event.tags.find((t) => t[0] === 'h')?.[1] === this.ctx.id
   }
 
-  /** The timeline, the `previous` window and the membership evidence take one new event. */
-  add(event: NostrEvent, older: boolean): boolean {
+  /** Whether the group holds this event (any kind), the stored page folded in. */
+  has(id: string): boolean {
+    return this.folded().has(id)
+  }
+
+  /** How far back the group's history is held, the stored page folded in (`history.ts` pages back from it). */
+  reach(): HistoryEdges {
+    this.fold()
+    return { ...this.edges }
+  }
+
+  /** A page of history from the relay or the store reached back to `second` (all it held is held now). */
+  reached(source: keyof HistoryEdges, second: number): void {
+    const edge = this.edges[source]
+    if (edge === undefined || second < edge) this.edges[source] = second
+  }
+
+  /** How many events of this second are held, of any kind. */
+  heldAt(second: number): number {
+    this.fold()
+    return this.perSecond.get(second) ?? 0
+  }
+
+  /**
+   * The timeline, the `previous` window and the membership evidence take one new event; `older`
+   * for one of a newest-first page of history (from the store when `fromStore`), `aside` for one
+   * fetched apart from the timeline's pages (membership, join requests).
+   */
+  add(event: NostrEvent, older: boolean, from: { fromStore?: boolean; aside?: boolean } = {}): boolean {
     if (this.timeline.add(event, { older }) === 'duplicate') return false
+    const at = event.created_at
+    this.perSecond.set(at, (this.perSecond.get(at) ?? 0) + 1)
+    if (older && from.aside !== true) this.reached(from.fromStore === true ? 'store' : 'relay', at)
     this.window.push(event, { older })
     this.ctx.membership.consider(event)
     return true
@@ -94,7 +144,7 @@ export class TimelineFold {
     for (const event of page) {
       if (!isVerified(event) || !this.owns(event)) continue
       this.ctx.folded(event)
-      if (!this.timeline.has(event.id)) this.add(event, true)
+      if (!this.timeline.has(event.id)) this.add(event, true, { fromStore: true })
     }
   }
 

@@ -106,6 +106,8 @@ export interface IngestOptions {
   older?: boolean
   /** Our own event, accepted by the relay. */
   own?: boolean
+  /** Fetched apart from the timeline's pages (membership, join requests): paging back does not start from it. */
+  aside?: boolean
 }
 
 /** What a group tells its listeners. `updated` is coalesced: at most one per microtask. */

@@ -154,12 +154,17 @@ export class RelayPool {
 
   /**
    * One-shot query: events from every relay until each sent EOSE, ended the request, or the
-   * timeout passed (default 5 s). Deduplicated by id.
+   * timeout passed (default 5 s). Deduplicated by id. `eose` hears each relay that answered in full
+   * (so an empty answer can be told from an unreachable relay).
    *
    * @example
    * const [meta] = await pool.fetch([relay], [{ kinds: [39000], '#d': ['general'], limit: 1 }])
    */
-  async fetch(relays: string[], filters: Filter[], opts: { timeout?: number } = {}): Promise<NostrEvent[]> {
+  async fetch(
+    relays: string[],
+    filters: Filter[],
+    opts: { timeout?: number; eose?: (relay: string) => void } = {},
+  ): Promise<NostrEvent[]> {
     const byId = new Map<string, NostrEvent>()
     const timeout = opts.timeout ?? 5_000
     await Promise.all(
@@ -188,7 +193,10 @@ export class RelayPool {
             onevent: (e) => {
               if (!byId.has(e.id)) byId.set(e.id, e)
             },
-            oneose: done,
+            oneose: () => {
+              if (!settled) opts.eose?.(relay)
+              done()
+            },
             onclosed: done,
           })
           if (settled) sub.close()

@@ -25,6 +25,22 @@ export interface StoreQuery {
 }
 
 /**
+ * How {@link EventStore.addMany} numbers what it adds to a fork (decision 21).
+ *
+ * @example
+ * await store.addMany(page, "wss://groups.example.com'general", { older: true }) // page: newest first
+ */
+export interface AddOptions {
+  /**
+   * The events are a newest-first page of older history (a relay's answer, `loadOlder`): each one
+   * new to the fork is numbered below every arrival the store holds, in page order, so a second's
+   * ties read back in the page's order (the relay's) and after what was held before. An event the
+   * fork holds already keeps the number it was stored with.
+   */
+  older?: boolean
+}
+
+/**
  * A full-text search over an {@link EventStore}: events whose content holds every word of `text`
  * as the start of one of its words (any case, diacritics folded: NIP-50 terms, see `searchTerms`
  * of `@roost/nip29`), newest first (created_at desc, then id asc). A text without words finds
@@ -71,12 +87,16 @@ export interface EventStore {
    * changed: the event is new, newer, or newly seen in this fork.
    */
   add(event: NostrEvent, fork?: string): Promise<boolean>
-  /** {@link add} for many events in one transaction; returns how many changed the store. */
-  addMany(events: NostrEvent[], fork?: string): Promise<number>
+  /**
+   * {@link add} for many events in one transaction, in the order given; returns how many changed
+   * the store. `older`: a newest-first page of older history ({@link AddOptions}).
+   */
+  addMany(events: NostrEvent[], fork?: string, opts?: AddOptions): Promise<number>
   /**
    * Matching events, newest first (created_at desc, then id asc), branded verified. With `fork`,
-   * ties follow the fork's arrival order, latest first, before the id (decision 12): the order in
-   * which events were added to that fork, kept across restarts.
+   * ties follow the fork's arrival order, latest first, before the id (decision 21): the order in
+   * which events were added to that fork (a page of older history below what was held), kept
+   * across restarts.
    */
   query(q: StoreQuery): Promise<NostrEvent[]>
   /**

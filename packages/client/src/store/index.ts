@@ -8,6 +8,6 @@ export {
   StoreClosedError,
   StoreOpenError,
 } from './errors'
-export type { EventStore, StoreQuery, StoreSearch } from './event-store'
+export type { AddOptions, EventStore, StoreQuery, StoreSearch } from './event-store'
 export { IndexedDbEventStore } from './indexeddb-store'
 export { MemoryEventStore } from './memory-store'

@@ -1,7 +1,7 @@
 import { foldSearchText, searchWords } from '@roost/nip29'
 import type { NostrEvent } from 'nostr-tools/core'
 import { InvalidQueryError, StoreClosedError, StoreOpenError } from './errors'
-import type { EventStore, StoreQuery, StoreSearch } from './event-store'
+import type { AddOptions, EventStore, StoreQuery, StoreSearch } from './event-store'
 import {
   branded,
   checkEvent,
@@ -33,12 +33,14 @@ interface EventRecord {
   /** `kind:pubkey:d` while the event is held without a fork and is replaceable/addressable. */
   root?: string
   forks: string[]
-  /** Each fork's arrival sequence for this event (decision 12); absent in records written before it. */
+  /** Each fork's arrival sequence for this event (decision 21); absent in records written before it. */
   seqs?: Record<string, number>
 }
 
 /** The `values` key of the arrival counter: an array, so no setting (string keys) can collide. */
 const SEQ_KEY = ['arrival-seq']
+/** The `values` key of the counter of pages of older history (counting down from 0). */
+const OLDER_SEQ_KEY = ['arrival-seq-older']
 
 interface StateRecord {
   relay: string
@@ -180,7 +182,7 @@ export class IndexedDbEventStore implements EventStore {
     return (await this.addMany([event], fork)) > 0
   }
 
-  async addMany(events: NostrEvent[], fork?: string): Promise<number> {
+  async addMany(events: NostrEvent[], fork?: string, opts: AddOptions = {}): Promise<number> {
     this.open()
     checkFork(fork)
     for (const e of events) checkEvent(e)
@@ -190,9 +192,12 @@ export class IndexedDbEventStore implements EventStore {
     let changed = 0
     try {
       const values = tx.objectStore('values')
-      const seq = { next: ((await request(values.get(SEQ_KEY))) as number | undefined) ?? 0 }
+      // A live batch counts up from the last arrival, a page of older history down from the lowest.
+      const key = opts.older === true ? OLDER_SEQ_KEY : SEQ_KEY
+      const step = opts.older === true ? -1 : 1
+      const seq = { next: ((await request(values.get(key))) as number | undefined) ?? 0, step }
       for (const e of events) if (await this.addOne(tx, e, fork || NO_FORK, seq)) changed++
-      values.put(seq.next, SEQ_KEY)
+      values.put(seq.next, key)
     } catch (err) {
       tx.abort()
       await done.catch(() => {})
@@ -206,7 +211,7 @@ export class IndexedDbEventStore implements EventStore {
     tx: IDBTransaction,
     event: NostrEvent,
     fork: string,
-    seq: { next: number },
+    seq: { next: number; step: number },
   ): Promise<boolean> {
     const events = tx.objectStore('events')
     const d = replaceD(event)
@@ -234,7 +239,8 @@ export class IndexedDbEventStore implements EventStore {
     }
     if (record.forks.includes(fork)) return false
     record.forks.push(fork)
-    record.seqs = { ...record.seqs, [fork]: ++seq.next }
+    seq.next += seq.step
+    record.seqs = { ...record.seqs, [fork]: seq.next }
     if (root !== undefined) record.root = root
     else tx.objectStore('refs').put(1, ['f', fork, event.created_at, event.id] satisfies RefKey)
     events.put(record)

@@ -1,7 +1,7 @@
 import { searchWords } from '@roost/nip29'
 import type { NostrEvent } from 'nostr-tools/core'
 import { InvalidQueryError, StoreClosedError } from './errors'
-import type { EventStore, StoreQuery, StoreSearch } from './event-store'
+import type { AddOptions, EventStore, StoreQuery, StoreSearch } from './event-store'
 import {
   checkEvent,
   checkFork,
@@ -44,6 +44,8 @@ export class MemoryEventStore implements EventStore {
   /** Each fork's arrival sequence (decision 12): fork → event id → when it was added there. */
   private readonly arrivals = new Map<string, Map<string, number>>()
   private nextArrival = 0
+  /** The last number handed to an event of a page of older history (counting down from 0). */
+  private olderArrival = 0
   /** (kind, pubkey, d) → id of the current fork-less replaceable/addressable event. */
   private readonly latest = new Map<string, string>()
   private readonly state = new Map<string, { fork: string; event: NostrEvent }>()
@@ -61,15 +63,16 @@ export class MemoryEventStore implements EventStore {
     return this.addOne(event, fork)
   }
 
-  async addMany(events: NostrEvent[], fork?: string): Promise<number> {
+  async addMany(events: NostrEvent[], fork?: string, opts: AddOptions = {}): Promise<number> {
     this.open()
+    checkFork(fork)
     for (const e of events) checkEvent(e) // all or nothing, as the persistent stores' transaction
     let changed = 0
-    for (const e of events) if (this.addOne(e, fork)) changed++
+    for (const e of events) if (this.addOne(e, fork, opts.older === true)) changed++
     return changed
   }
 
-  private addOne(event: NostrEvent, fork = NO_FORK): boolean {
+  private addOne(event: NostrEvent, fork = NO_FORK, older = false): boolean {
     checkEvent(event)
     checkFork(fork)
     if (fork === NO_FORK) {
@@ -101,7 +104,7 @@ export class MemoryEventStore implements EventStore {
       this.byFork.set(fork, timeline)
       this.arrivals.set(fork, seqs)
     }
-    arrivals.set(event.id, ++this.nextArrival)
+    arrivals.set(event.id, older ? --this.olderArrival : ++this.nextArrival)
     timeline.insert(entry.event)
     return true
   }

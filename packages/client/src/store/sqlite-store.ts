@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3'
 import type { NostrEvent } from 'nostr-tools/core'
 import { InvalidQueryError, StoreClosedError, StoreOpenError } from './errors'
-import type { EventStore, StoreQuery, StoreSearch } from './event-store'
+import type { AddOptions, EventStore, StoreQuery, StoreSearch } from './event-store'
 import {
   branded,
   checkEvent,
@@ -127,11 +127,13 @@ export class SqliteEventStore implements EventStore {
     setValue: Statement
     deleteValue: Statement
   }
-  private readonly addBatch: (events: NostrEvent[], fork: string) => number
+  private readonly addBatch: (events: NostrEvent[], fork: string, older: boolean) => number
   private readonly deleteForkTx: (fork: string) => void
 
-  /** The last arrival sequence handed out (decision 12). */
+  /** The last arrival sequence handed out (decision 21). */
   private nextSeq: number
+  /** The last sequence handed to an event of a page of older history (counting down, below 0). */
+  private olderSeq: number
   /**
    * Whether rows stored before schema 2 are held: they share arrival sequence 0, so their pages
    * need the id tie-break. Every later row has a sequence of its own.
@@ -143,10 +145,12 @@ export class SqliteEventStore implements EventStore {
     // Both through forks_seq: a full scan of forks here cost a cold start its page cache.
     const seqs = db
       .prepare(
-        'SELECT coalesce((SELECT max(seq) FROM forks), 0) AS last, EXISTS (SELECT 1 FROM forks WHERE seq = 0) AS legacy',
+        `SELECT coalesce((SELECT max(seq) FROM forks), 0) AS last, coalesce((SELECT min(seq) FROM forks), 0) AS first,
+         EXISTS (SELECT 1 FROM forks WHERE seq = 0) AS legacy`,
       )
-      .get() as { last: number; legacy: number }
+      .get() as { last: number; first: number; legacy: number }
     this.nextSeq = seqs.last
+    this.olderSeq = Math.min(seqs.first, 0)
     this.legacyTies = seqs.legacy === 1
     this.sql = {
       insertEvent: p(
@@ -176,9 +180,9 @@ export class SqliteEventStore implements EventStore {
       setValue: p('INSERT OR REPLACE INTO kv (key, value) VALUES (?, ?)'),
       deleteValue: p('DELETE FROM kv WHERE key = ?'),
     }
-    this.addBatch = db.transaction((events: NostrEvent[], fork: string) => {
+    this.addBatch = db.transaction((events: NostrEvent[], fork: string, older: boolean) => {
       let changed = 0
-      for (const e of events) if (this.addOne(e, fork)) changed++
+      for (const e of events) if (this.addOne(e, fork, older)) changed++
       return changed
     })
     const collect = p('INSERT INTO doomed (rowid) SELECT event FROM forks WHERE fork = ?')
@@ -245,7 +249,7 @@ export class SqliteEventStore implements EventStore {
     if (this.closed) throw new StoreClosedError()
   }
 
-  private addOne(event: NostrEvent, fork: string): boolean {
+  private addOne(event: NostrEvent, fork: string, older: boolean): boolean {
     const d = replaceD(event)
     if (fork === NO_FORK && d !== undefined) {
       const current = this.sql.findAddress.get(event.kind, event.pubkey, d) as
@@ -272,7 +276,11 @@ export class SqliteEventStore implements EventStore {
     } else {
       rowid = this.sql.eventRowid.get(event.id) as number
     }
-    return this.sql.insertFork.run(fork, rowid, event.created_at, ++this.nextSeq).changes > 0
+    const seq = older ? this.olderSeq - 1 : this.nextSeq + 1
+    if (this.sql.insertFork.run(fork, rowid, event.created_at, seq).changes === 0) return false
+    if (older) this.olderSeq = seq
+    else this.nextSeq = seq
+    return true
   }
 
   private unlink(rowid: number, fork: string): void {
@@ -285,14 +293,14 @@ export class SqliteEventStore implements EventStore {
     this.open()
     checkEvent(event)
     checkFork(fork)
-    return this.addBatch([event], fork ?? NO_FORK) > 0
+    return this.addBatch([event], fork ?? NO_FORK, false) > 0
   }
 
-  async addMany(events: NostrEvent[], fork?: string): Promise<number> {
+  async addMany(events: NostrEvent[], fork?: string, opts: AddOptions = {}): Promise<number> {
     this.open()
     checkFork(fork)
     for (const e of events) checkEvent(e)
-    return this.addBatch(events, fork ?? NO_FORK)
+    return this.addBatch(events, fork ?? NO_FORK, opts.older === true)
   }
 
   async query(q: StoreQuery): Promise<NostrEvent[]> {
