@@ -100,11 +100,18 @@ describe('Group.joinRequests (decision 19)', () => {
     const eve = client()
     await eve.groups.join(code)
     await until(g, (s) => s.joinRequests.length === 1)
-    // 120 messages push the request out of a new client's 100-event timeline window.
+    // 120 messages push the request out of a new client's 100-event timeline window: the newest 100
+    // fill one second of their own, so the window's oldest second (which a backfill completes) holds
+    // nothing else.
     const base = Math.floor(Date.now() / 1000) + 1
     const chatter = await Promise.all(
       Array.from({ length: 120 }, (_, i) =>
-        adminSigner.signEvent({ kind: 9, created_at: base, tags: [['h', 'club']], content: `m${i}` }),
+        adminSigner.signEvent({
+          kind: 9,
+          created_at: i < 20 ? base : base + 1,
+          tags: [['h', 'club']],
+          content: `m${i}`,
+        }),
       ),
     )
     const sent = await Promise.all(chatter.map((e) => admin.pool.publish([relay.url], e)))
