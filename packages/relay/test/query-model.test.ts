@@ -90,6 +90,36 @@ describe('SQLite query path against a matchFilter model', () => {
   })
 })
 
+describe('one statement over several values of a tag', () => {
+  it('finds an older match when the newer rows of every value fail the rest of the filter', () => {
+    const db = new EventDatabase(':memory:', () => hex(0))
+    try {
+      const e = (n: number, tags: string[][]) => ({
+        id: hex(n),
+        pubkey: hex(1),
+        kind: 1,
+        created_at: 100,
+        content: '',
+        tags,
+        sig: '0'.repeat(128),
+      })
+      db.transaction(() => {
+        db.insert(
+          e(1, [
+            ['h', 'a'],
+            ['t', 'a'],
+          ]),
+        )
+        db.insert(e(2, [['h', 'a']]))
+        db.insert(e(3, [['h', 'b']]))
+      })
+      expect(db.query({ '#h': ['a', 'b'], '#t': ['a'] }, 1).map((r) => r.id)).toEqual([hex(1)])
+    } finally {
+      db.close()
+    }
+  })
+})
+
 describe('replaceable and addressable storage against a model', () => {
   it('keeps, per (kind, pubkey, d), the newest version with the lowest id on ties, whatever the arrival order', () => {
     fc.assert(

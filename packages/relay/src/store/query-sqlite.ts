@@ -239,8 +239,14 @@ export class SqliteReads {
   query(f: Filter, limit: number, offset = 0): StoredRow[] {
     const terms = f.search === undefined ? undefined : searchTerms(f.search)
     if (empty(f, terms)) return []
-    const d = drive(f, terms, undefined, undefined, limit + offset)
-    const x = checks(f, terms, d, undefined)
+    let d = drive(f, terms, undefined, undefined, limit + offset)
+    let x = checks(f, terms, d, undefined)
+    // Each value's walk is cut at the limit before the rest of the filter applies: with more
+    // conditions, the cut rows may all fail them, and one statement has no next step to look further.
+    if (x.where.length > 0 && listLength(f) > 1) {
+      d = drive(f, terms, undefined, undefined, undefined)
+      x = checks(f, terms, d, undefined)
+    }
     const join = d.events ? '' : ` JOIN events e ON e.rowid = ${d.r}`
     const where = [...d.where, ...x.where]
     const sql = `SELECT ${d.distinct ? 'DISTINCT ' : ''}e.json, ${COLS}, ${d.c} AS created_at, ${d.r} AS seq
