@@ -93,7 +93,7 @@ export async function startRelay(opts: RelayOptions = {}): Promise<RelayHandle> 
       return g ? snapshot(g) : undefined
     },
     createGroup: (o) => createGroup(engine, o),
-    createInvite: (id, code) => createInvite(engine, id, code),
+    createInvite: (id, code, terms) => createInvite(engine, id, code, terms),
     close: () => {
       closing ??= new Promise<void>((resolve) => {
         clearInterval(heartbeat)

@@ -267,18 +267,24 @@ describe('the reader’s view in SQL against the visibility rule', () => {
     deleted: fc.boolean(),
   })
   const row = fc.record({
-    kind: fc.constantFrom(9, 39000, 39002, 9000, 9001),
+    // 1984, 9009 and 9021 are for the group's staff and their author only.
+    kind: fc.constantFrom(9, 39000, 39002, 9000, 9001, 1984, 9009, 9021),
     group: fc.constantFrom(...groupIds, 'none', 'unknown'),
     p: fc.constantFrom(1, 2, 3),
+    author: fc.constantFrom(1, 2, 3, 9),
     created_at: fc.integer({ min: 100, max: 104 }),
     search: fc.boolean(),
   })
+  const roles = fc.constantFrom<string[]>([], ['admin'], ['moderator'], ['gardener'], ['Admin'])
 
-  it('a step returns exactly the rows canSee keeps, in answer order, for any groups, reader, filter and profile', () => {
+  it('a step returns exactly the rows canSee keeps, in answer order, for any groups, roles, authors, reader, filter and profile', () => {
     fc.assert(
       fc.property(
         fc.array(flags, { minLength: 4, maxLength: 4 }),
-        fc.array(fc.subarray([1, 2, 3]), { minLength: 4, maxLength: 4 }),
+        fc.array(fc.array(fc.tuple(fc.constantFrom(1, 2, 3), roles), { maxLength: 3 }), {
+          minLength: 4,
+          maxLength: 4,
+        }),
         fc.array(row, { maxLength: 40 }),
         fc.subarray([1, 2, 3]),
         fc.constantFrom('roost', 'strict', 'relay29', 'zooid', 'groups_relay', 'pyramid'),
@@ -288,6 +294,9 @@ describe('the reader’s view in SQL against the visibility rule', () => {
           { '#h': ['a', 'b'] },
           { '#p': [hex(1)] },
           { search: 'word' },
+          { kinds: [1984, 9009, 9021] },
+          { '#p': [hex(2)], kinds: [1984, 9] },
+          { ids: [hex(1000), hex(1001), hex(1002), hex(1003)] },
         ),
         fc.integer({ min: 1, max: 60 }),
         (gflags, members, rows, authed, profile, filter, window) => {
@@ -298,7 +307,7 @@ describe('the reader’s view in SQL against the visibility rule', () => {
               const g = {
                 ...newGroup(id, 1, gflags[i] ?? { private: false, closed: false }),
                 ...gflags[i],
-                members: Object.fromEntries((members[i] ?? []).map((n) => [hex(n), []])),
+                members: Object.fromEntries((members[i] ?? []).map(([n, r]) => [hex(n), r])),
               }
               index.set(id, g)
               return [id, g] as const
@@ -313,7 +322,7 @@ describe('the reader’s view in SQL against the visibility rule', () => {
                 : [...(r.group === 'none' ? [] : [['h', r.group]]), ['p', hex(r.p)]]
               return {
                 id: hex(1000 + i),
-                pubkey: relaySigned ? RELAY : hex(9),
+                pubkey: relaySigned ? RELAY : hex(r.author),
                 kind: r.kind,
                 created_at: r.created_at,
                 content: r.search ? 'a word here' : '',
@@ -341,6 +350,23 @@ describe('the reader’s view in SQL against the visibility rule', () => {
               after = page.next
             }
             expect(got).toEqual(want)
+            // Independently of canSee: a join request, invite or report reaches its author or the group's staff only.
+            const staff = (id: string) => {
+              const g = records.get(id)
+              if (!g || g.deleted) return false
+              return [...reader.authed].some((pk) =>
+                (g.members[pk] ?? []).some(
+                  (role) =>
+                    role.toLowerCase() === 'admin' || (role === 'moderator' && !policy.adminOnlyModeration),
+                ),
+              )
+            }
+            for (const id of got) {
+              const e = events.find((x) => x.id === id) as NostrEvent
+              const group = e.tags.find((t) => t[0] === 'h')?.[1]
+              if (![1984, 9009, 9021].includes(e.kind) || group === undefined) continue
+              expect(reader.authed.has(e.pubkey) || staff(group)).toBe(true)
+            }
           } finally {
             db.close()
           }

@@ -1,6 +1,7 @@
 import { searchTerms } from '@roost/nip29'
 import type Database from 'better-sqlite3'
 import type { Filter } from 'nostr-tools'
+import { STAFF_ONLY_KINDS } from '../groups/visibility'
 import { ftsQuery, RANK, ROWID_MASK } from './search-sqlite'
 import type { Cursor, Page, ReadView, StoredRow } from './store'
 
@@ -34,6 +35,9 @@ interface Drive {
   /** Filter fields the walk already enforces. */
   covers: Set<string>
 }
+
+/** The staff-only kinds as an SQL list (numbers, inlined). */
+const STAFF_KINDS = [...STAFF_ONLY_KINDS].join(', ')
 
 const list = (values: readonly Param[]) => values.map(() => '?').join(',')
 const jsonList = (values: readonly string[]) => JSON.stringify(values)
@@ -198,6 +202,11 @@ function checks(f: Filter, terms: string[] | undefined, d: Drive, view: ReadView
     where.push(`(e.grp IS NULL OR CASE WHEN e.kind = 39000 THEN ${k39} ELSE ${rest} END)`)
     if (view.hide39000.length > 0) params.push(jsonList(view.hide39000))
     params.push(...restParams)
+  }
+  if (view?.staffOf) {
+    // Join requests, invite codes and reports: their group's staff and their author only.
+    where.push(`(e.kind NOT IN (${STAFF_KINDS}) OR e.grp IS NULL OR e.grp ${IN_JSON} OR e.pubkey ${IN_JSON})`)
+    params.push(jsonList(view.staffOf), jsonList(view.readers))
   }
   return { where, params }
 }
