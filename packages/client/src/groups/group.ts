@@ -10,6 +10,7 @@ import {
   KINDS,
   type LiveKitToken,
   type Membership,
+  type ReportType,
 } from '@roost/nip29'
 import type { NostrEvent } from 'nostr-tools/core'
 import type { RelayPool } from '../pool'
@@ -28,7 +29,7 @@ import type { Timeline } from './timeline'
 import { TimelineFold } from './timeline-fold'
 import type { CanSend, GroupEvent, GroupSnapshot, Message, ReadStateSource, Thread } from './types'
 import { GroupUnread } from './unread'
-import { GroupWrites, randomCode } from './writes'
+import { GroupWrites, type InviteTerms, randomCode } from './writes'
 
 export { isPreviousRejection, publishError } from './publish-errors'
 
@@ -659,10 +660,28 @@ export class Group {
 
   /**
    * Creates an invite code (kind 9009) and resolves with the naddr link that carries it, or with
-   * the bare code when the relay published no 39000 yet.
+   * the bare code when the relay published no 39000 yet. `terms`: how many joins it admits
+   * (`uses`, default one; `'unlimited'`) and until when (`expiresAt`, unix seconds), for relays
+   * that honour them.
+   * @example await group.createInvite(undefined, { uses: 25, expiresAt: now + 7 * 86400 })
    */
-  createInvite(code: string = randomCode()): Promise<{ code: string; link: string | undefined }> {
-    return this.writes.createInvite(code)
+  createInvite(
+    code: string = randomCode(),
+    terms: InviteTerms = {},
+  ): Promise<{ code: string; link: string | undefined }> {
+    return this.writes.createInvite(code, terms)
+  }
+
+  /**
+   * Reports a message, or a person (their pubkey), to the group's admins: a NIP-56 kind 1984 with
+   * the group's `h` (a relay like Roost's shows it to the admins and to you only).
+   * @example await group.report(message, { type: 'spam', reason: 'the same link ten times' })
+   */
+  report(
+    target: Message | NostrEvent | string,
+    opts: { type: ReportType; reason?: string },
+  ): Promise<NostrEvent> {
+    return this.writes.report(target, opts)
   }
 
   // ── history and lifecycle ─────────────────────────────────────────────────────────────────

@@ -4,7 +4,10 @@ import {
   type GroupMetadata,
   type GroupMetadataFields,
   type ImetaFields,
+  type InviteOptions,
   KINDS,
+  type ReportTarget,
+  type ReportType,
 } from '@roost/nip29'
 import type { EventTemplate, NostrEvent } from 'nostr-tools/core'
 import { CannotSendError } from '../errors'
@@ -36,6 +39,9 @@ export interface WritesContext {
 }
 
 type Target = Message | NostrEvent | string
+
+/** The terms of an invite code (see `GroupId.createInvite`). */
+export type InviteTerms = Pick<InviteOptions, 'uses' | 'expiresAt'>
 
 /**
  * Every event a user or admin writes to one group: signed with the account's signer, sent to the
@@ -203,15 +209,27 @@ export class GroupWrites {
     )
   }
 
+  async report(target: Target, opts: { type: ReportType; reason?: string }): Promise<NostrEvent> {
+    this.assertCanSend(KINDS.report)
+    const named: ReportTarget =
+      typeof target === 'string' ? { pubkey: target } : { event: { id: target.id, pubkey: target.pubkey } }
+    return this.publishWithPrevious((previous) =>
+      this.ctx.key.id.report(named, { ...opts, previous, createdAt: this.ctx.clock() }),
+    )
+  }
+
   async setPins(refs: readonly string[]): Promise<NostrEvent> {
     return this.publishWithPrevious((previous) =>
       pinList(this.ctx.key, refs, { previous, createdAt: this.ctx.clock() }),
     )
   }
 
-  async createInvite(code: string): Promise<{ code: string; link: string | undefined }> {
+  async createInvite(
+    code: string,
+    terms: InviteTerms = {},
+  ): Promise<{ code: string; link: string | undefined }> {
     await this.publishWithPrevious((previous) =>
-      this.ctx.key.id.createInvite(code, { previous, createdAt: this.ctx.clock() }),
+      this.ctx.key.id.createInvite(code, { ...terms, previous, createdAt: this.ctx.clock() }),
     )
     const meta = this.ctx.metadata()
     return { code, link: meta ? meta.naddr(this.ctx.key.relay, code) : undefined }
