@@ -6,12 +6,15 @@
 import { beforeAll, describe, expect, test } from 'vitest'
 import {
   joinByCode,
+  layoutProblems,
   messageIn,
+  newPerson,
   type Person,
   screenshot,
   send,
   seriousViolations,
   sidebarGroup,
+  signInWithNsec,
   withStack,
 } from './harness'
 
@@ -104,6 +107,33 @@ describe('reports', () => {
     await second.getByRole('button', { name: 'Send report' }).click()
     await second.getByText(/Report sent/).waitFor()
     await second.getByRole('button', { name: 'Close' }).first().click()
+
+    // Ada's phone: the open reports under People and the invite dialog fit the screen.
+    const phone = await newPerson(stack, { viewport: PHONE, touch: true })
+    await signInWithNsec(stack, phone, ada.nsec!)
+    await phone.page.getByRole('button', { name: 'Open group list' }).click()
+    await sidebarGroup(phone, 'Club').click()
+    await phone.page.getByRole('button', { name: /^People/ }).click()
+    const onPhone = phone.page.getByRole('list', { name: 'Reports' })
+    await onPhone.getByRole('listitem').filter({ hasText: 'Just testing the button' }).waitFor()
+    await onPhone.getByRole('listitem').filter({ hasText: 'Impersonation' }).waitFor()
+    await screenshot(phone.page, 'reports-admin-phone')
+    expect(await layoutProblems(phone.page, { minTarget: 44 })).toEqual([])
+    expect(await seriousViolations(phone.page)).toEqual([])
+    await phone.page.getByRole('button', { name: 'Back to Club' }).click()
+    await phone.page.getByRole('button', { name: 'Group actions' }).click()
+    await phone.page.getByRole('menuitem', { name: 'Invite people…' }).click()
+    const invite = phone.page.getByRole('dialog', { name: 'Invite people' })
+    await invite.getByLabel('Who can use it').selectOption({ label: 'Anyone with the link' })
+    await invite.getByLabel('Expires').selectOption({ label: 'In 1 day' })
+    await invite.getByRole('button', { name: 'Create invite link' }).click()
+    await invite
+      .getByTestId('invite-terms')
+      .getByText(/^Admits anyone with the link · expires /)
+      .waitFor()
+    await screenshot(phone.page, 'invite-terms-phone')
+    expect(await layoutProblems(phone.page, { minTarget: 44 })).toEqual([])
+    expect(phone.errors).toEqual([])
 
     const reports = ada.page.getByRole('list', { name: 'Reports' })
     const mistaken = reports.getByRole('listitem').filter({ hasText: 'Just testing the button' })
