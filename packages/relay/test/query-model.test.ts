@@ -259,6 +259,26 @@ describe('SQLite search (NIP-50) against a word-prefix model', () => {
 
 describe('the reader’s view in SQL against the visibility rule', () => {
   const RELAY = hex(0)
+
+  it('a reader who becomes staff of a group sees its staff-only rows at once (a cached view is dropped)', () => {
+    const index = new GroupIndex()
+    const g = { ...newGroup('a', 1, { private: false, closed: false }), members: { [hex(1)]: [] } }
+    const reader = { authed: new Set([hex(1)]), relayKey: RELAY }
+    index.set('a', g)
+    expect(index.view(reader, {}, PROFILES.roost).staffOf).toEqual([])
+    index.set('a', { ...g, members: { [hex(1)]: ['admin'] } })
+    expect(index.view(reader, {}, PROFILES.roost).staffOf).toEqual(['a'])
+    index.set('a', { ...g, members: { [hex(1)]: ['moderator'] } })
+    expect(index.view(reader, {}, PROFILES.roost).staffOf).toEqual(['a'])
+    // groups_relay gives moderators no power: they are no staff there.
+    expect(index.view(reader, { '#h': ['a'] }, PROFILES.groups_relay).staffOf).toEqual([])
+    index.set('a', g)
+    expect(index.view(reader, {}, PROFILES.roost).staffOf).toEqual([])
+    // The relay key sees everything: no staff clause at all.
+    expect(
+      index.view({ authed: new Set([RELAY]), relayKey: RELAY }, {}, PROFILES.roost).staffOf,
+    ).toBeUndefined()
+  })
   const groupIds = ['a', 'b', 'c', 'd']
   const flags = fc.record({
     private: fc.boolean(),
