@@ -171,7 +171,7 @@ export const MessageRow = memo(function MessageRow(props: {
           {a.onReport && (a.canReport?.(m) ?? true) ? (
             <button
               type="button"
-              className="icon-btn"
+              className="icon-btn report-action"
               tabIndex={inner}
               aria-label="Report…"
               title="Report to the admins"
