@@ -4,7 +4,7 @@ import { isHex64 } from './hex'
 import { KINDS } from './kinds'
 import { type BuilderOptions, groupTemplate } from './template'
 
-/** NIP-56 report types, in the NIP's order. */
+/** NIP-56 report types, in the NIP's order. @example REPORT_TYPES.includes('spam') // true */
 export const REPORT_TYPES = [
   'nudity',
   'malware',
@@ -15,7 +15,7 @@ export const REPORT_TYPES = [
   'other',
 ] as const
 
-/** One of {@link REPORT_TYPES}. */
+/** One of {@link REPORT_TYPES}. @example const t: ReportType = 'impersonation' */
 export type ReportType = (typeof REPORT_TYPES)[number]
 
 /** What a report names: a message (its id and author) or a person. @example { event: message } */
@@ -56,7 +56,7 @@ export function buildReport(id: string, target: ReportTarget, opts: ReportOption
   return groupTemplate(KINDS.report, id, reason, tags, opts)
 }
 
-/** A report as an admin reads it. */
+/** A report as an admin reads it. @example parseReport(event) // { reporter, type: 'spam', eventId, pubkey, reason, event } */
 export interface Report {
   readonly event: NostrEvent
   /** Who reported. */

@@ -7,7 +7,7 @@ import { keptKey } from './keys'
 
 const USERS = ['alice', 'bob', 'carol'] as const
 
-/** How many newcomers the printed `design` code admits (a new one is printed once it is spent). */
+/** How many newcomers the printed `design` code admits (a new one is printed once it is spent). @example relay.state('design')?.inviteTerms[code]?.left // DEMO_INVITE_USES at first */
 export const DEMO_INVITE_USES = 1000
 
 /** Kind 0 profiles, so the demo history shows names rather than npubs. */

@@ -43,6 +43,8 @@ export function inviteTermsText(answer: Pick<InviteAnswer, 'uses' | 'expiresAt'>
 /**
  * 9009 create-invite with its terms (how many people, until when: the relay honours them exactly),
  * then a copyable `naddr…?invite=<code>` link and what it admits.
+ *
+ * @example {dialog === 'invite' ? <InviteDialog handle={handle} onClose={close} /> : null}
  */
 export function InviteDialog(props: { handle: GroupHandle; onClose: () => void }) {
   const [busy, setBusy] = useState(false)

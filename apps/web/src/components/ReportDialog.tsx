@@ -11,6 +11,8 @@ import { useDisplayName } from './Name'
  * Reports a message, or its author, to the group's admins (NIP-56 kind 1984 with the group's
  * `h`): what, why (one of NIP-56's types) and in the reporter's words. The relay shows the report
  * to the group's admins and the reporter only.
+ *
+ * @example {reporting ? <ReportDialog handle={handle} message={reporting} groupName={detail.name} onClose={close} /> : null}
  */
 export function ReportDialog(props: {
   handle: GroupHandle

@@ -12,6 +12,8 @@ import { PersonName, useDisplayName } from './Name'
  * message itself, and the three answers — delete the message, remove the person, dismiss. Each
  * closes the report for every admin (a 9005 of it); the list is read again when a report or a
  * deletion arrives.
+ *
+ * @example <Reports handle={props.handle} detail={d} />
  */
 export function Reports(props: { handle: GroupHandle; detail: GroupDetail }) {
   const d = props.detail

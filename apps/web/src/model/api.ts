@@ -54,13 +54,13 @@ export interface InviteAnswer extends Answer {
   expiresAt?: number
 }
 
-/** The terms of a new invite: how many joins it admits (default one) and until when (unix seconds). */
+/** The terms of a new invite: how many joins it admits (default one) and until when (unix seconds). @example { uses: 10, expiresAt: now + 86400 } */
 export interface InviteTerms {
   uses?: number | 'unlimited'
   expiresAt?: number
 }
 
-/** What a report names: a message of the group, or a person. */
+/** What a report names: a message of the group, or a person. @example { message: id } */
 export type ReportSubject = { message: string } | { person: string }
 
 /** A call token (NIP-29 AV) for `livekit-client`, or why there is none. */

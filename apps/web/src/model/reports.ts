@@ -7,7 +7,11 @@
 import { parseReport, REPORT_TYPES, type ReportType } from '@roost/nip29'
 import type { Filter, NostrEvent } from 'nostr-tools'
 
-/** One open report, with the message it names when the relay still has it. */
+/**
+ * One open report, with the message it names when the relay still has it.
+ *
+ * @example { id, reporter, type: 'spam', reason: 'ads', createdAt, pubkey: author, eventId, message: { content, createdAt, pubkey } }
+ */
 export interface ReportItem {
   /** The report's event id. */
   id: string
@@ -23,10 +27,10 @@ export interface ReportItem {
   message?: { content: string; createdAt: number; pubkey: string }
 }
 
-/** What an admin does with a report: delete the message, remove the person, or only close it. */
+/** What an admin does with a report: delete the message, remove the person, or only close it. @example 'dismiss' */
 export type ReportAction = 'delete' | 'remove' | 'dismiss'
 
-/** The labels of the report types, in the order the report dialog offers them. */
+/** How the report types read in the app. @example REPORT_LABELS.profanity // 'Abuse or hate' */
 export const REPORT_LABELS: Readonly<Record<ReportType, string>> = {
   spam: 'Spam',
   profanity: 'Abuse or hate',
@@ -37,7 +41,7 @@ export const REPORT_LABELS: Readonly<Record<ReportType, string>> = {
   other: 'Something else',
 }
 
-/** The types in the dialog's order (spam first: the common case). */
+/** The types in the dialog's order (spam first: the common case). @example REPORT_CHOICES[0] // 'spam' */
 export const REPORT_CHOICES: readonly ReportType[] = ['spam', ...REPORT_TYPES.filter((t) => t !== 'spam')]
 
 /**

@@ -40,7 +40,7 @@ export interface WritesContext {
 
 type Target = Message | NostrEvent | string
 
-/** The terms of an invite code (see `GroupId.createInvite`). */
+/** The terms of an invite code (see `GroupId.createInvite`). @example { uses: 25, expiresAt: now + 86400 } */
 export type InviteTerms = Pick<InviteOptions, 'uses' | 'expiresAt'>
 
 /**

@@ -3,7 +3,7 @@ import type { GroupRecord, InviteTerms } from './record'
 
 type Tags = readonly (readonly string[])[]
 
-/** The most joins one code may be given with `["uses", n]`. */
+/** The most joins one code may be given with `["uses", n]`. @example ['uses', String(MAX_USES)] */
 export const MAX_USES = 1_000_000
 
 /**
@@ -53,7 +53,7 @@ function wholeNumber(s: string | undefined): number | undefined {
   return Number(s)
 }
 
-/** The terms of an outstanding code (undefined: single-use, or no such code). */
+/** The terms of an outstanding code (undefined: single-use, or no such code). @example termsOf(group, 'welcome') // { left: 25 } */
 export function termsOf(g: GroupRecord, code: string): InviteTerms | undefined {
   return g.inviteTerms && Object.hasOwn(g.inviteTerms, code) ? g.inviteTerms[code] : undefined
 }
@@ -78,7 +78,10 @@ export function inviteStatus(
   return 'valid'
 }
 
-/** True when a code admits one join only (its use may be named in the relay's 9000, as pyramid does). */
+/**
+ * True when a code admits one join only (its use may be named in the relay's 9000, as pyramid does).
+ * @example singleUse(group, 'once') // true
+ */
 export function singleUse(g: GroupRecord, code: string): boolean {
   const terms = termsOf(g, code)
   return terms === undefined || terms.left === 1
@@ -125,7 +128,7 @@ export function addInvites(
 
 const noTerms = { inviteTerms: undefined }
 
-/** The record without these codes (and their terms). */
+/** The record without these codes (and their terms). @example withoutCodes(group, ['spent']).invites */
 export function withoutCodes(g: GroupRecord, codes: readonly string[]): GroupRecord {
   if (codes.length === 0) return g
   const drop = new Set(codes)

@@ -17,6 +17,8 @@ export function isScoped(filter: Filter): boolean {
  * Kinds a group shows only to its staff (admins, and moderators where the profile gives them
  * power), the relay key and the event's own author: join requests (9021, which may carry an
  * invite code), invite codes (9009) and reports (1984, NIP-56).
+ *
+ * @example STAFF_ONLY_KINDS.has(1984) // true
  */
 export const STAFF_ONLY_KINDS: ReadonlySet<number> = new Set([1984, 9009, 9021])
 
@@ -100,7 +102,7 @@ export interface ReadRefusal {
 
 const META = (k: number) => k >= 39000 && k <= 39003
 
-/** The CLOSED of an unauthenticated REQ that asks for {@link STAFF_ONLY_KINDS} by kind. */
+/** The CLOSED of an unauthenticated REQ that asks for {@link STAFF_ONLY_KINDS} by kind. @example conn.send(['CLOSED', subId, STAFF_ONLY_AUTH]) */
 export const STAFF_ONLY_AUTH =
   "auth-required: a group's join requests, invite codes and reports are shown to its admins only"
 
