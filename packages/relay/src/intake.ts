@@ -183,6 +183,7 @@ export class Intake {
       ring: () => ring,
       findEvent: (id) => found.get(id),
       removedAnywhere: () => removed,
+      maxPendingJoins: this.ctx.limits.maxPendingJoins,
     }
   }
 

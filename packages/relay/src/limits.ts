@@ -45,6 +45,11 @@ export const LIMITS = {
   maxBufferedBytes: 4 * 1024 * 1024,
   /** A paced REQ whose reader has not drained for this long is dropped with its connection (ms). */
   stallMs: 30_000,
+  /**
+   * Join requests one group keeps waiting for its admins: past it, a new requester is refused with
+   * `blocked:` until admins answer some (a flood of fresh keys cannot grow the group's record without end).
+   */
+  maxPendingJoins: 1_000,
 } as const
 
 /** The tunable limits (see {@link LIMITS} for each field). */

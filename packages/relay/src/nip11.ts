@@ -60,6 +60,7 @@ export function relayInfo(
       max_connections: limits.maxConnections,
       max_connections_per_ip: limits.maxConnectionsPerIp,
       max_buffered_bytes: limits.maxBufferedBytes,
+      max_pending_joins: limits.maxPendingJoins,
       // Blossom's daily upload quotas (UTC days; 0: no cap).
       ...(media.quota && {
         max_uploads_per_key_per_day: media.quota.uploadsPerKeyPerDay,

@@ -98,6 +98,29 @@ describe('a closed group keeps a join request without a code for its admins', ()
     expect((await fetch(asAdmin, [{ kinds: [9021], '#h': [g] }])).events).toEqual([])
   })
 
+  it('a flood of requests from fresh keys stops at maxPendingJoins until the admins answer some', async () => {
+    const { r, g, admin, u } = await setup({ limits: { maxPendingJoins: 2 } })
+    const c = await connect(r.url)
+    const [a, b, flood] = [u(), u(), u()]
+    for (const p of [a, b]) expect((await publish(c, p.sign({ kind: 9021, tags: h(g) }))).ok).toBe(true)
+    expect(await publish(c, flood.sign({ kind: 9021, tags: h(g) }))).toEqual({
+      ok: false,
+      message: "blocked: too many join requests are waiting for this group's admins, try again later",
+    })
+    // Asking again while waiting is no new request; a code still admits at once.
+    expect((await publish(c, a.sign({ kind: 9021, tags: h(g), content: 'again' }))).ok).toBe(true)
+    const code = await r.createInvite(g)
+    expect((await publish(c, u().sign({ kind: 9021, tags: h(g, ['code', code]) }))).ok).toBe(true)
+    expect(r.state(g)?.pending).toEqual([a.pk, b.pk])
+    // An admin lets one in: there is room again.
+    expect((await publish(c, admin.sign({ kind: 9000, tags: h(g, ['p', a.pk]) }))).ok).toBe(true)
+    expect((await publish(c, flood.sign({ kind: 9021, tags: h(g), content: 'later' }))).ok).toBe(true)
+    expect(r.state(g)?.pending).toEqual([b.pk, flood.pk])
+    const nip11 = { headers: { Accept: 'application/nostr+json' } }
+    const info = await (await globalThis.fetch(r.url.replace('ws://', 'http://'), nip11)).json()
+    expect(info.limitation.max_pending_joins).toBe(2)
+  })
+
   it('a request to an open group is answered at once and stays out of members’ sight too', async () => {
     const clock = new TestClock(T0)
     const r = await relay({ clock: clock.now })

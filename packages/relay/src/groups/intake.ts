@@ -25,6 +25,8 @@ export interface IntakeContext {
   findEvent(id: string): { pubkey: string; group?: string } | undefined
   /** True when any 9001 in any group names `pubkey` (relay29's rejoin check). */
   removedAnywhere(pubkey: string): boolean
+  /** Join requests a group keeps waiting at most (undefined: no cap). */
+  readonly maxPendingJoins?: number
 }
 
 /** An event the relay refuses, answers with NOTICE instead (groups_relay), or leaves unanswered. */
@@ -180,7 +182,12 @@ function checkJoin(event: NostrEvent, g: GroupRecord, ctx: IntakeContext): Verdi
     return { ok: true, group: g.id, followUps: [] }
   if (g.closed && !validCode) {
     if (policy.closedJoin === 'refuse' || (code && policy.badCodeRefused)) return refuse(closedRefusal)
-    if (policy.closedJoin === 'pending') return { ok: true, group: g.id, pendingJoin: true, followUps: [] }
+    if (policy.closedJoin === 'pending') {
+      const full = ctx.maxPendingJoins !== undefined && g.pending.length >= ctx.maxPendingJoins
+      if (full && !g.pending.includes(pk))
+        return refuse("blocked: too many join requests are waiting for this group's admins, try again later")
+      return { ok: true, group: g.id, pendingJoin: true, followUps: [] }
+    }
     return { ok: true, group: g.id, followUps: [] }
   }
   const p = policy.joinRole ? ['p', pk, policy.joinRole] : ['p', pk]
