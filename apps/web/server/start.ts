@@ -51,7 +51,9 @@ console.log(`  media     ${relay.mediaUrl}  (uploads: members someone let in, e.
 console.log(`  data      ${db}${firstRun ? '  (new: demo groups created)' : ''}`)
 if (relay.demo) {
   console.log(`  groups    ${relay.demo.groups.map((g) => `${relay.url}'${g}`).join('  ')}`)
-  console.log(`  invite    ${relay.demo.invite}  (the invite code of the closed group ${relay.url}'design)`)
+  const left = relay.state('design')?.inviteTerms[relay.demo.invite]?.left
+  const who = left === undefined ? 'newcomers' : `${left.toLocaleString('en')} more newcomers`
+  console.log(`  invite    ${relay.demo.invite}  (lets ${who} into the closed group ${relay.url}'design)`)
 }
 console.log(
   livekit

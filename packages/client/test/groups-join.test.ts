@@ -53,6 +53,7 @@ describe('joining', () => {
   })
 
   const closedCases: { profile: RelayProfile; without: 'refused' | 'pending' }[] = [
+    { profile: 'roost', without: 'pending' },
     { profile: 'strict', without: 'refused' },
     { profile: 'pyramid', without: 'refused' },
     { profile: 'relay29', without: 'pending' },

@@ -26,7 +26,9 @@ import {
   buildPutUser,
   buildRemoveUser,
   type GroupMetadataFields,
+  type InviteOptions,
 } from './moderation-builders'
+import { buildReport, type ReportOptions, type ReportTarget } from './reports'
 import type { BuilderOptions, ModerationOptions } from './template'
 
 // C0 controls, DEL and C1 controls: never part of a meaningful id, and they break logs and UIs.
@@ -234,9 +236,20 @@ export class GroupId {
     return buildDeleteGroup(this.value, opts)
   }
 
-  /** Kind 9009 create-invite, one `code` tag per code. @example id.createInvite('welcome-2026') */
-  createInvite(code: string | readonly string[], opts?: ModerationOptions): EventTemplate {
+  /**
+   * Kind 9009 create-invite, one `code` tag per code, with the terms of `opts` (`uses`, `expiresAt`).
+   * @example id.createInvite('welcome-2026', { uses: 25 })
+   */
+  createInvite(code: string | readonly string[], opts?: InviteOptions): EventTemplate {
     return buildCreateInvite(this.value, code, opts)
+  }
+
+  /**
+   * Kind 1984 report (NIP-56) of a message or a person in this group.
+   * @example id.report({ event: message }, { type: 'spam', reason: 'ads', previous })
+   */
+  report(target: ReportTarget, opts: ReportOptions): EventTemplate {
+    return buildReport(this.value, target, opts)
   }
 
   /**

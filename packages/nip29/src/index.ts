@@ -66,10 +66,18 @@ export {
   parseContent,
 } from './mentions'
 export { GroupMetadata } from './metadata'
-export type { GroupMetadataFields } from './moderation-builders'
+export type { GroupMetadataFields, InviteOptions } from './moderation-builders'
 export { GroupParticipants } from './participants'
 export { type GroupPin, GroupPins } from './pins'
 export { normalizeRelayUrl, RelayUrlCache, tryNormalizeRelayUrl } from './relay-url'
+export {
+  parseReport,
+  REPORT_TYPES,
+  type Report,
+  type ReportOptions,
+  type ReportTarget,
+  type ReportType,
+} from './reports'
 export { type GroupRole, GroupRoles } from './roles'
 export { contentMatches, foldSearchText, MAX_SEARCH_TERMS, searchTerms, searchWords } from './search'
 export type { StateParseOptions } from './state-event'

@@ -22,6 +22,7 @@ export const KINDS = {
   pin: 9010,
   joinRequest: 9021,
   leaveRequest: 9022,
+  report: 1984,
   metadata: 39000,
   admins: 39001,
   members: 39002,

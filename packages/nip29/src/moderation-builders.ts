@@ -116,10 +116,24 @@ export function buildDeleteGroup(id: string, opts?: ModerationOptions): EventTem
   return groupTemplate(KINDS.deleteGroup, id, opts?.reason ?? '', [], opts)
 }
 
+/**
+ * Options of {@link GroupId.createInvite}: the terms of its codes. Without `uses`, a code admits one
+ * join; `'unlimited'` sends groups_relay's `["reusable"]`; `expiresAt` is NIP-40's `expiration`.
+ * Relays that know no terms take the codes as single-use.
+ *
+ * @example id.createInvite('welcome', { uses: 25, expiresAt: now + 7 * 86400 })
+ */
+export interface InviteOptions extends ModerationOptions {
+  /** How many joins each code admits (1 to 1,000,000), or `'unlimited'`. */
+  uses?: number | 'unlimited'
+  /** Unix seconds from which the codes admit nobody. */
+  expiresAt?: number
+}
+
 export function buildCreateInvite(
   id: string,
   code: string | readonly string[],
-  opts?: ModerationOptions,
+  opts?: InviteOptions,
 ): EventTemplate {
   const codes = typeof code === 'string' ? [code] : code
   if (!Array.isArray(codes) || codes.length === 0) {
@@ -129,13 +143,21 @@ export function buildCreateInvite(
     if (typeof c !== 'string' || c.trim() === '')
       throw new InvalidArgumentError('code', 'invite codes must be non-empty')
   }
-  return groupTemplate(
-    KINDS.createInvite,
-    id,
-    opts?.reason ?? '',
-    codes.map((c) => ['code', c]),
-    opts,
-  )
+  const tags = codes.map((c) => ['code', c])
+  const uses = opts?.uses
+  if (uses === 'unlimited') tags.push(['reusable'])
+  else if (uses !== undefined) {
+    if (!Number.isInteger(uses) || uses < 1 || uses > 1_000_000)
+      throw new InvalidArgumentError('uses', 'uses must be a whole number from 1 to 1,000,000, or unlimited')
+    if (uses > 1) tags.push(['uses', String(uses)])
+  }
+  const expiresAt = opts?.expiresAt
+  if (expiresAt !== undefined) {
+    if (!Number.isSafeInteger(expiresAt) || expiresAt <= 0)
+      throw new InvalidArgumentError('expiresAt', 'expiresAt must be unix seconds')
+    tags.push(['expiration', String(expiresAt)])
+  }
+  return groupTemplate(KINDS.createInvite, id, opts?.reason ?? '', tags, opts)
 }
 
 /** A pin: a 64-hex event id (`e` tag) or an address `<kind>:<pubkey>:<d>` (`a` tag). */

@@ -21,6 +21,7 @@ describe('KINDS', () => {
       pin: 9010,
       joinRequest: 9021,
       leaveRequest: 9022,
+      report: 1984,
       metadata: 39000,
       admins: 39001,
       members: 39002,
@@ -36,6 +37,7 @@ describe('KINDS', () => {
     expect(KINDS.comment).toBe(kinds.Comment)
     expect(KINDS.deletion).toBe(kinds.EventDeletion)
     expect(KINDS.httpAuth).toBe(kinds.HTTPAuth)
+    expect(KINDS.report).toBe(kinds.Report)
   })
 
   it('list the state kinds 39000–39005 and the moderation kinds', () => {

@@ -141,6 +141,28 @@ describe('moderation builders', () => {
     expect(() => id.createInvite([])).toThrow(InvalidArgumentError)
   })
 
+  it('9009 terms: uses, unlimited (reusable) and a NIP-40 expiration', () => {
+    expect(id.createInvite('w', { ...at, uses: 25, expiresAt: 1_700_086_400 }).tags).toEqual([
+      ['h', 'pizza'],
+      ['code', 'w'],
+      ['uses', '25'],
+      ['expiration', '1700086400'],
+    ])
+    expect(id.createInvite('w', { ...at, uses: 'unlimited' }).tags).toEqual([
+      ['h', 'pizza'],
+      ['code', 'w'],
+      ['reusable'],
+    ])
+    // One use is the default every relay knows: no tag for it.
+    expect(id.createInvite('w', { ...at, uses: 1 }).tags).toEqual([
+      ['h', 'pizza'],
+      ['code', 'w'],
+    ])
+    for (const uses of [0, 2.5, 1_000_001])
+      expect(() => id.createInvite('w', { uses })).toThrow(InvalidArgumentError)
+    expect(() => id.createInvite('w', { expiresAt: -1 })).toThrow(InvalidArgumentError)
+  })
+
   it('9010 update-pin-list carries the full ordered list of e ids and a addresses', () => {
     const address = `30023:${relayKey}:article`
     expect(id.pin([eventId, address, eventId], at).tags).toEqual([

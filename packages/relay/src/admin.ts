@@ -1,7 +1,8 @@
 import type { Engine } from './engine'
 import { RelayError } from './errors'
 import { relayEvent } from './groups/intake'
-import type { CreateGroupOptions } from './handle'
+import { MAX_USES } from './groups/invites'
+import type { CreateGroupOptions, InviteOptions } from './handle'
 import { randomId } from './keys'
 
 /**
@@ -37,15 +38,36 @@ export async function createGroup(engine: Engine, o: CreateGroupOptions): Promis
 }
 
 /**
- * Adds a single-use invite code to a group (relay-signed 9009); resolves to the code.
+ * Adds an invite code to a group (relay-signed 9009); resolves to the code. Without `terms` it is
+ * single-use; `uses` lets it admit that many joins (`'unlimited'`: any number) and `expiresAt`
+ * (unix seconds) ends it, as the 9009's `uses`, `reusable` and `expiration` tags say.
  *
  * @example
  * await createInvite(engine, 'design') // 'k3j9x0q2ab'
+ * await createInvite(engine, 'design', 'welcome', { uses: 100, expiresAt: now + 7 * 86400 })
  */
-export async function createInvite(engine: Engine, groupId: string, code?: string): Promise<string> {
+export async function createInvite(
+  engine: Engine,
+  groupId: string,
+  code?: string,
+  terms: InviteOptions = {},
+): Promise<string> {
   const g = await engine.group(groupId)
   if (!g || g.deleted) throw new RelayError('unknown-group', `group '${groupId}' doesn't exist`)
   const c = code ?? randomId(10)
-  await engine.own([relayEvent(9009, groupId, [['code', c]], engine.now())])
+  const tags = [['code', c]]
+  const { uses, expiresAt } = terms
+  if (uses === 'unlimited') tags.push(['reusable'])
+  else if (uses !== undefined) {
+    if (!Number.isInteger(uses) || uses < 1 || uses > MAX_USES)
+      throw new RelayError('invalid-invite', `uses must be a whole number from 1 to ${MAX_USES}`)
+    tags.push(['uses', String(uses)])
+  }
+  if (expiresAt !== undefined) {
+    if (!Number.isInteger(expiresAt) || expiresAt <= engine.now())
+      throw new RelayError('invalid-invite', 'expiresAt must be a unix time in the future')
+    tags.push(['expiration', String(expiresAt)])
+  }
+  await engine.own([relayEvent(9009, groupId, tags, engine.now())])
   return c
 }

@@ -62,7 +62,10 @@ export async function main(argv: string[]): Promise<void> {
     out.push('  (behind a proxy, give --media-url: the media port needs a public origin of its own)')
   if (relay.demo) {
     out.push(`  demo groups:      ${relay.demo.groups.join(', ')}`)
-    out.push(`  design invite:    ${relay.demo.invite}`)
+    const left = relay.state('design')?.inviteTerms[relay.demo.invite]?.left
+    out.push(
+      `  design invite:    ${relay.demo.invite}${left === undefined ? '' : `  (admits ${left} more newcomers)`}`,
+    )
   }
   let stopping = false
   const stop = (signal: string) => {

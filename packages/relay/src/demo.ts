@@ -1,13 +1,15 @@
 import { bytesToHex } from '@noble/hashes/utils.js'
 import { TimelineWindow } from '@roost/nip29'
 import { finalizeEvent, getPublicKey, type NostrEvent } from 'nostr-tools/pure'
-import { createGroup } from './admin'
+import { createGroup, createInvite } from './admin'
 import type { Engine } from './engine'
-import { relayEvent } from './groups/intake'
 import type { DemoInfo } from './handle'
 import { keptKey } from './keys'
 
 const USERS = ['alice', 'bob', 'carol'] as const
+
+/** How many newcomers the printed `design` code admits (a new one is printed once it is spent). @example relay.state('design')?.inviteTerms[code]?.left // DEMO_INVITE_USES at first */
+export const DEMO_INVITE_USES = 1000
 
 /** Kind 0 profiles, so the demo history shows names rather than npubs. */
 const PROFILES: Record<(typeof USERS)[number], { name: string; about: string }> = {
@@ -26,7 +28,7 @@ const HISTORY: [user: number, text: string][] = [
 
 /**
  * Seeds the demo groups, once: `general` (open, with a short history), `design` (closed; an invite
- * code is kept and returned) and `private` (private and closed). Demo users' keys live in the database,
+ * code good for {@link DEMO_INVITE_USES} newcomers is kept and returned) and `private` (private and closed). Demo users' keys live in the database,
  * and each gets a kind 0 profile once. Processes sharing a database seed one after another (the
  * store's relay-wide lock), so they all print the same invite code.
  */
@@ -103,7 +105,7 @@ async function seed(engine: Engine): Promise<DemoInfo> {
   const design = await engine.group('design')
   if (!invite || !design?.invites.includes(invite)) {
     invite = bytesToHex(crypto.getRandomValues(new Uint8Array(6)))
-    await engine.own([relayEvent(9009, 'design', [['code', invite]], engine.now())])
+    await createInvite(engine, 'design', invite, { uses: DEMO_INVITE_USES })
     await set('demo_invite', invite)
   }
   return {

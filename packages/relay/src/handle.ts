@@ -25,6 +25,18 @@ export interface CreateGroupOptions {
 }
 
 /**
+ * Terms of {@link RelayHandle.createInvite}: how many joins the code admits (default 1;
+ * `'unlimited'` for any number) and when it stops admitting anyone (unix seconds).
+ *
+ * @example
+ * await relay.createInvite('design', undefined, { uses: 50, expiresAt: now + 86400 })
+ */
+export interface InviteOptions {
+  uses?: number | 'unlimited'
+  expiresAt?: number
+}
+
+/**
  * A running relay.
  *
  * @example
@@ -55,14 +67,14 @@ export interface RelayHandle {
   state(groupId: string): GroupState | undefined
   /** Creates a group as the relay (relay-signed 9007, 9002, 9000s); resolves to its id. */
   createGroup(opts: CreateGroupOptions): Promise<string>
-  /** Adds a single-use invite code (relay-signed 9009); resolves to the code. */
-  createInvite(groupId: string, code?: string): Promise<string>
+  /** Adds an invite code (relay-signed 9009), single-use unless `terms` say otherwise; resolves to the code. */
+  createInvite(groupId: string, code?: string, terms?: InviteOptions): Promise<string>
   /** What `demo: true` seeded, when it did. */
   demo?: DemoInfo
 }
 
 /**
- * The demo seed: group ids, the `design` invite code and the demo users' public keys.
+ * The demo seed: group ids, the `design` invite code (good for many newcomers) and the demo users' public keys.
  *
  * @example
  * (await startRelay({ demo: true })).demo?.invite // 'a1b2c3d4e5f6'

@@ -1,6 +1,6 @@
 export { RelayError, RelayOptionError } from './errors'
-export type { GroupState } from './groups/record'
-export type { CreateGroupOptions, DemoInfo, RelayHandle } from './handle'
+export type { GroupState, InviteTerms } from './groups/record'
+export type { CreateGroupOptions, DemoInfo, InviteOptions, RelayHandle } from './handle'
 export { LIMITS, type RelayLimits } from './limits'
 export type { UploadPolicy } from './media/upload-policy'
 export type { UploadQuota } from './media/upload-quota'

@@ -3,6 +3,7 @@ import { finalizeEvent, getEventHash } from 'nostr-tools/pure'
 import type { Admission, Peer, RelayContext } from './context'
 import { addPending, applyEvent, dropMember } from './groups/apply'
 import { type Acceptance, checkGroupEvent, groupOf, type IntakeContext } from './groups/intake'
+import { spendInvite } from './groups/invites'
 import type { GroupRecord } from './groups/record'
 import { renderState, STATE_KINDS } from './groups/render'
 import { relink } from './groups/subgroups'
@@ -187,6 +188,7 @@ export class Intake {
       ring: () => ring,
       findEvent: (id) => found.get(id),
       removedAnywhere: () => removed,
+      maxPendingJoins: this.ctx.limits.maxPendingJoins,
     }
   }
 
@@ -267,6 +269,7 @@ export class Intake {
         touched.add(gid)
       }
       if (g && verdict.pendingJoin) g = addPending(g, event.pubkey)
+      if (g && verdict.spendInvite !== undefined) g = spendInvite(g, verdict.spendInvite)
       if (g && verdict.dropSender) {
         g = dropMember(g, event.pubkey)
         touched.add(gid)

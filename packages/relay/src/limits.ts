@@ -53,6 +53,11 @@ export const LIMITS = {
   maxNegRecordsHeld: 1_000_000,
   /** A NIP-77 session without a message for this long is ended with NEG-ERR `closed:` (seconds). */
   negIdleSeconds: 60,
+  /**
+   * Join requests one group keeps waiting for its admins: past it, a new requester is refused with
+   * `blocked:` until admins answer some (a flood of fresh keys cannot grow the group's record without end).
+   */
+  maxPendingJoins: 1_000,
 } as const
 
 /** The tunable limits (see {@link LIMITS} for each field). */

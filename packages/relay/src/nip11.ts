@@ -73,6 +73,7 @@ export function relayInfo(
       max_negentropy_records: limits.maxNegRecords,
       max_negentropy_sessions: limits.maxNegSessions,
       negentropy_idle_seconds: limits.negIdleSeconds,
+      max_pending_joins: limits.maxPendingJoins,
       // Blossom's daily upload quotas (UTC days; 0: no cap).
       ...(media.quota && {
         max_uploads_per_key_per_day: media.quota.uploadsPerKeyPerDay,

@@ -35,12 +35,18 @@ export interface ProfilePolicy {
   readonly unmanagedGroups: boolean
   /** A 9021 to a closed group without a valid code: refused, stored as pending (OK true), or ignored (OK true). */
   readonly closedJoin: 'refuse' | 'pending' | 'ignore'
+  /** A join to a closed group naming a wrong, spent or expired code is refused (not queued or ignored as one without a code). */
+  readonly badCodeRefused: boolean
   /** The closed check runs before the member check, so members re-joining get `restricted:` (pyramid). */
   readonly closedBeforeMember: boolean
   /** Re-joining after a removal: refused in this group, silently ignored after a 9001 in any group (relay29), or allowed. */
   readonly rejoin: 'blocked' | 'ignore-any-group' | 'allow'
-  /** 9009: single-use codes, refused as a moderation action (relay29), or accepted but never honoured (zooid). */
-  readonly invites: 'single-use' | 'rejected' | 'ignored'
+  /**
+   * 9009: codes with the terms their 9009 sets (`uses`, `reusable`, NIP-40 `expiration`; see
+   * `groups/invites.ts`), single-use codes that may be `reusable` (groups_relay), single-use codes
+   * only (pyramid), refused as a moderation action (relay29), or accepted but never honoured (zooid).
+   */
+  readonly invites: 'terms' | 'reusable' | 'single-use' | 'rejected' | 'ignored'
   /** The relay-made join 9000 always carries `["code", c or ""]` (pyramid). */
   readonly joinCodeTagAlways: boolean
   /** The role of the relay-made join 9000 (groups_relay says `member` explicitly). */
@@ -125,6 +131,8 @@ export interface ProfileMessages {
   closedNoCode: string
   /** A join to a closed group naming a code that is not outstanding (wrong, or already used). */
   badCode: string
+  /** A join naming a code whose 9009 `expiration` has passed. */
+  expiredCode: string
   previousNotFound(value: string): string
   privateAuth: string
   privateRestricted: string
@@ -143,6 +151,7 @@ const fiatjaf: ProfileMessages = {
   closedNoCode: 'restricted: group is closed, you need an invite code',
   // pyramid and croissant answer a wrong code as a missing one.
   badCode: 'restricted: group is closed, you need an invite code',
+  expiredCode: 'restricted: group is closed, you need an invite code',
   previousNotFound: (v) => `blocked: previous id '${v}' wasn't found in this group`,
   privateAuth: "auth-required: you're trying to access a private group",
   privateRestricted: "restricted: you're trying to access a group of which you're not a member",
@@ -164,9 +173,10 @@ const strict: ProfilePolicy = {
   reuseDeletedIds: false,
   unmanagedGroups: false,
   closedJoin: 'refuse',
+  badCodeRefused: true,
   closedBeforeMember: false,
   rejoin: 'blocked',
-  invites: 'single-use',
+  invites: 'terms',
   joinCodeTagAlways: false,
   leaveEmits9001: true,
   selfRemovalTag: true,
@@ -199,22 +209,30 @@ const strict: ProfilePolicy = {
 
 /**
  * The default: spec-correct and open to every client. `previous` is checked when present but no
- * minimum is required (no third-party library adds it by default), and a private group's 39000 is
- * served to anyone who asks for it by `#d` unless the group is hidden.
+ * minimum is required (no third-party library adds it by default), a private group's 39000 is
+ * served to anyone who asks for it by `#d` unless the group is hidden, and a join to a closed group
+ * without a code waits for an admin (OK true, the requester pending: NIP-29 says such a request is
+ * not honoured, groups_relay and zooid keep it for the admins) where `strict` refuses it.
  */
 const roost: ProfilePolicy = {
   ...strict,
   name: 'roost',
+  closedJoin: 'pending',
   previous: { check: true, firstTagOnly: false, minimum: 0 },
   gateDTag: false,
-  // A wrong or spent code is said to be one, so the user asks for a new code instead of for one.
-  messages: { ...fiatjaf, badCode: 'restricted: invalid or already used invite code' },
+  // A wrong, spent or expired code is said to be one, so the user asks for a new code instead of for one.
+  messages: {
+    ...fiatjaf,
+    badCode: 'restricted: invalid or already used invite code',
+    expiredCode: 'restricted: this invite code has expired',
+  },
 }
 
 const pyramid: ProfilePolicy = {
   ...strict,
   name: 'pyramid',
   subgroups: false,
+  invites: 'single-use',
   separateOwnerKey: true,
   createRequiresAuth: true,
   closedBeforeMember: true,
@@ -238,6 +256,7 @@ const relay29: ProfilePolicy = {
   patch9002: true,
   reuseDeletedIds: true,
   closedJoin: 'ignore',
+  badCodeRefused: false,
   rejoin: 'ignore-any-group',
   invites: 'rejected',
   selfRemovalTag: false,
@@ -274,7 +293,9 @@ const groupsRelay: ProfilePolicy = {
   createFromTags: true,
   unmanagedGroups: true,
   closedJoin: 'pending',
+  badCodeRefused: false,
   rejoin: 'allow',
+  invites: 'reusable',
   joinRole: 'member',
   leaveEmits9001: false,
   selfRemovalTag: false,
@@ -316,6 +337,7 @@ const zooid: ProfilePolicy = {
   createFromTags: true,
   reuseDeletedIds: true,
   closedJoin: 'pending',
+  badCodeRefused: false,
   rejoin: 'allow',
   invites: 'ignored',
   selfRemovalTag: false,

@@ -191,7 +191,8 @@ export class QuerySide {
       for (const row of page.rows) {
         // The query applied the view already; the rule itself is asked again, row by row.
         const g = row.grp === null ? undefined : store.peekGroup(row.grp)
-        const event = row.kind === 9000 || row.kind === 9001 ? { kind: row.kind, tags: tagsOf(row) } : row
+        const tags = row.kind === 9000 || row.kind === 9001 ? tagsOf(row) : undefined
+        const event = { kind: row.kind, pubkey: row.pubkey, grp: row.grp, ...(tags && { tags }) }
         if (canSee(event, g, reader, f, policy)) out.push(row)
       }
       found += out.length

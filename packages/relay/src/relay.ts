@@ -99,7 +99,7 @@ export async function startRelay(opts: RelayOptions = {}): Promise<RelayHandle> 
       return g ? snapshot(g) : undefined
     },
     createGroup: (o) => createGroup(engine, o),
-    createInvite: (id, code) => createInvite(engine, id, code),
+    createInvite: (id, code, terms) => createInvite(engine, id, code, terms),
     close: () => {
       closing ??= closeRelay({ engine, server, wss, media, heartbeat })
       return closing

@@ -135,6 +135,27 @@ describe('a cluster of relay processes on one PostgreSQL database', { timeout: 1
     for (const r of [a!, b!]) expect(members(await state(r, 'club'))).toEqual([admin.pk, ...admitted].sort())
   })
 
+  it('a code good for three joins, redeemed by eight people on two processes at once, admits exactly three', async () => {
+    const {
+      clients: [a, b],
+    } = await cluster(2)
+    const admin = user()
+    await createGroup(a!, admin, 'trio')
+    expect((await publish(a!, admin.sign({ kind: 9002, tags: h('trio', ['closed']) }))).ok).toBe(true)
+    expect(
+      (await publish(b!, admin.sign({ kind: 9009, tags: h('trio', ['code', 'three'], ['uses', '3']) }))).ok,
+    ).toBe(true)
+    const people = Array.from({ length: 8 }, () => user())
+    const results = await Promise.all(
+      people.map((u, i) =>
+        publish(i % 2 === 0 ? a! : b!, u.sign({ kind: 9021, tags: h('trio', ['code', 'three']) })),
+      ),
+    )
+    const admitted = people.filter((_, i) => results[i]!.ok).map((u) => u.pk)
+    expect(admitted).toHaveLength(3)
+    for (const r of [a!, b!]) expect(members(await state(r, 'trio'))).toEqual([admin.pk, ...admitted].sort())
+  })
+
   it('previous references to events accepted by another process are found', async () => {
     const {
       clients: [a, b, c],

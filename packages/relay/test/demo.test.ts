@@ -1,7 +1,10 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { bytesToHex } from '@noble/hashes/utils.js'
+import { finalizeEvent, generateSecretKey } from 'nostr-tools/pure'
 import { describe, expect, it } from 'vitest'
+import { DEMO_INVITE_USES } from '../src/demo'
 import { connect, fetch, h, publish, relay, user } from './helpers'
 
 describe('demo seed', () => {
@@ -44,15 +47,34 @@ describe('demo seed', () => {
     expect(new Set(profiles.events.map((e) => e.pubkey))).toEqual(new Set(info?.users.map((u) => u.pubkey)))
   })
 
-  it('prints a fresh invite code once the previous one was used', async () => {
+  it('prints a code good for many newcomers, and a fresh one once it is spent', async () => {
     const db = join(mkdtempSync(join(tmpdir(), 'roost-demo-')), 'demo.db')
     const first = await relay({ db, demo: true })
     const c = await connect(first.url)
-    const used = first.demo!.invite
-    expect((await publish(c, user().sign({ kind: 9021, tags: h('design', ['code', used]) }))).ok).toBe(true)
+    const code = first.demo!.invite
+    expect(first.state('design')?.inviteTerms).toEqual({ [code]: { left: DEMO_INVITE_USES } })
+    for (let i = 0; i < 5; i++)
+      expect((await publish(c, user().sign({ kind: 9021, tags: h('design', ['code', code]) }))).ok).toBe(true)
+    expect(first.state('design')?.inviteTerms).toEqual({ [code]: { left: DEMO_INVITE_USES - 5 } })
     await first.close()
+    // A restart prints the same code while it has uses left.
     const second = await relay({ db, demo: true })
-    expect(second.demo!.invite).not.toBe(used)
-    expect(second.state('design')?.invites).toEqual([second.demo!.invite])
+    expect(second.demo!.invite).toBe(code)
+    await second.close()
+    // Spent (a 9000 naming the code, as its last use's does): a new one next time.
+    const sk = generateSecretKey()
+    const spent = await relay({ db, demo: true, secretKey: bytesToHex(sk) })
+    const cs = await connect(spent.url)
+    const put = { kind: 9000, created_at: Math.floor(Date.now() / 1000), content: '' }
+    const last = finalizeEvent({ ...put, tags: h('design', ['p', user().pk], ['code', code]) }, sk)
+    expect((await publish(cs, last)).ok).toBe(true)
+    expect(await publish(cs, user().sign({ kind: 9021, tags: h('design', ['code', code]) }))).toEqual({
+      ok: false,
+      message: 'restricted: invalid or already used invite code',
+    })
+    await spent.close()
+    const third = await relay({ db, demo: true, secretKey: bytesToHex(sk) })
+    expect(third.demo!.invite).not.toBe(code)
+    expect(third.state('design')?.invites).toEqual([third.demo!.invite])
   })
 })

@@ -59,6 +59,7 @@ describe('E. test-harness extras', () => {
       members: [admin.pk],
       admins: [{ pubkey: admin.pk, roles: ['admin'] }],
       invites: [code],
+      inviteTerms: {},
       pins: [],
       pending: [pending.pk],
       deleted: false,

@@ -90,6 +90,36 @@ describe('SQLite query path against a matchFilter model', () => {
   })
 })
 
+describe('one statement over several values of a tag', () => {
+  it('finds an older match when the newer rows of every value fail the rest of the filter', () => {
+    const db = new EventDatabase(':memory:', () => hex(0))
+    try {
+      const e = (n: number, tags: string[][]) => ({
+        id: hex(n),
+        pubkey: hex(1),
+        kind: 1,
+        created_at: 100,
+        content: '',
+        tags,
+        sig: '0'.repeat(128),
+      })
+      db.transaction(() => {
+        db.insert(
+          e(1, [
+            ['h', 'a'],
+            ['t', 'a'],
+          ]),
+        )
+        db.insert(e(2, [['h', 'a']]))
+        db.insert(e(3, [['h', 'b']]))
+      })
+      expect(db.query({ '#h': ['a', 'b'], '#t': ['a'] }, 1).map((r) => r.id)).toEqual([hex(1)])
+    } finally {
+      db.close()
+    }
+  })
+})
+
 describe('replaceable and addressable storage against a model', () => {
   it('keeps, per (kind, pubkey, d), the newest version with the lowest id on ties, whatever the arrival order', () => {
     fc.assert(
@@ -229,6 +259,26 @@ describe('SQLite search (NIP-50) against a word-prefix model', () => {
 
 describe('the reader’s view in SQL against the visibility rule', () => {
   const RELAY = hex(0)
+
+  it('a reader who becomes staff of a group sees its staff-only rows at once (a cached view is dropped)', () => {
+    const index = new GroupIndex()
+    const g = { ...newGroup('a', 1, { private: false, closed: false }), members: { [hex(1)]: [] } }
+    const reader = { authed: new Set([hex(1)]), relayKey: RELAY }
+    index.set('a', g)
+    expect(index.view(reader, {}, PROFILES.roost).staffOf).toEqual([])
+    index.set('a', { ...g, members: { [hex(1)]: ['admin'] } })
+    expect(index.view(reader, {}, PROFILES.roost).staffOf).toEqual(['a'])
+    index.set('a', { ...g, members: { [hex(1)]: ['moderator'] } })
+    expect(index.view(reader, {}, PROFILES.roost).staffOf).toEqual(['a'])
+    // groups_relay gives moderators no power: they are no staff there.
+    expect(index.view(reader, { '#h': ['a'] }, PROFILES.groups_relay).staffOf).toEqual([])
+    index.set('a', g)
+    expect(index.view(reader, {}, PROFILES.roost).staffOf).toEqual([])
+    // The relay key sees everything: no staff clause at all.
+    expect(
+      index.view({ authed: new Set([RELAY]), relayKey: RELAY }, {}, PROFILES.roost).staffOf,
+    ).toBeUndefined()
+  })
   const groupIds = ['a', 'b', 'c', 'd']
   const flags = fc.record({
     private: fc.boolean(),
@@ -237,18 +287,24 @@ describe('the reader’s view in SQL against the visibility rule', () => {
     deleted: fc.boolean(),
   })
   const row = fc.record({
-    kind: fc.constantFrom(9, 39000, 39002, 9000, 9001),
+    // 1984, 9009 and 9021 are for the group's staff and their author only.
+    kind: fc.constantFrom(9, 39000, 39002, 9000, 9001, 1984, 9009, 9021),
     group: fc.constantFrom(...groupIds, 'none', 'unknown'),
     p: fc.constantFrom(1, 2, 3),
+    author: fc.constantFrom(1, 2, 3, 9),
     created_at: fc.integer({ min: 100, max: 104 }),
     search: fc.boolean(),
   })
+  const roles = fc.constantFrom<string[]>([], ['admin'], ['moderator'], ['gardener'], ['Admin'])
 
-  it('a step returns exactly the rows canSee keeps, in answer order, for any groups, reader, filter and profile', () => {
+  it('a step returns exactly the rows canSee keeps, in answer order, for any groups, roles, authors, reader, filter and profile', () => {
     fc.assert(
       fc.property(
         fc.array(flags, { minLength: 4, maxLength: 4 }),
-        fc.array(fc.subarray([1, 2, 3]), { minLength: 4, maxLength: 4 }),
+        fc.array(fc.array(fc.tuple(fc.constantFrom(1, 2, 3), roles), { maxLength: 3 }), {
+          minLength: 4,
+          maxLength: 4,
+        }),
         fc.array(row, { maxLength: 40 }),
         fc.subarray([1, 2, 3]),
         fc.constantFrom('roost', 'strict', 'relay29', 'zooid', 'groups_relay', 'pyramid'),
@@ -258,6 +314,9 @@ describe('the reader’s view in SQL against the visibility rule', () => {
           { '#h': ['a', 'b'] },
           { '#p': [hex(1)] },
           { search: 'word' },
+          { kinds: [1984, 9009, 9021] },
+          { '#p': [hex(2)], kinds: [1984, 9] },
+          { ids: [hex(1000), hex(1001), hex(1002), hex(1003)] },
         ),
         fc.integer({ min: 1, max: 60 }),
         (gflags, members, rows, authed, profile, filter, window) => {
@@ -268,7 +327,7 @@ describe('the reader’s view in SQL against the visibility rule', () => {
               const g = {
                 ...newGroup(id, 1, gflags[i] ?? { private: false, closed: false }),
                 ...gflags[i],
-                members: Object.fromEntries((members[i] ?? []).map((n) => [hex(n), []])),
+                members: Object.fromEntries((members[i] ?? []).map(([n, r]) => [hex(n), r])),
               }
               index.set(id, g)
               return [id, g] as const
@@ -283,7 +342,7 @@ describe('the reader’s view in SQL against the visibility rule', () => {
                 : [...(r.group === 'none' ? [] : [['h', r.group]]), ['p', hex(r.p)]]
               return {
                 id: hex(1000 + i),
-                pubkey: relaySigned ? RELAY : hex(9),
+                pubkey: relaySigned ? RELAY : hex(r.author),
                 kind: r.kind,
                 created_at: r.created_at,
                 content: r.search ? 'a word here' : '',
@@ -311,6 +370,23 @@ describe('the reader’s view in SQL against the visibility rule', () => {
               after = page.next
             }
             expect(got).toEqual(want)
+            // Independently of canSee: a join request, invite or report reaches its author or the group's staff only.
+            const staff = (id: string) => {
+              const g = records.get(id)
+              if (!g || g.deleted) return false
+              return [...reader.authed].some((pk) =>
+                (g.members[pk] ?? []).some(
+                  (role) =>
+                    role.toLowerCase() === 'admin' || (role === 'moderator' && !policy.adminOnlyModeration),
+                ),
+              )
+            }
+            for (const id of got) {
+              const e = events.find((x) => x.id === id) as NostrEvent
+              const group = e.tags.find((t) => t[0] === 'h')?.[1]
+              if (![1984, 9009, 9021].includes(e.kind) || group === undefined) continue
+              expect(reader.authed.has(e.pubkey) || staff(group)).toBe(true)
+            }
           } finally {
             db.close()
           }

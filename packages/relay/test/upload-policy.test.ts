@@ -51,6 +51,14 @@ describe('who may upload: the default policy (invited)', () => {
     await send(own, 9022, 'closed-own')
     await send(own, 9021, 'closed-own', ['code', 'mine'])
     expect(await upload(own)).toEqual([403, expect.stringMatching(INVITED)])
+    // A code of its own good for several joins (not named in the 9000): still its own doing.
+    const many = u()
+    await send(many, 9007, 'closed-many')
+    await send(many, 9002, 'closed-many', ['closed'])
+    await send(many, 9009, 'closed-many', ['code', 'many'], ['uses', '5'])
+    await send(many, 9022, 'closed-many')
+    await send(many, 9021, 'closed-many', ['code', 'many'])
+    expect(await upload(many)).toEqual([403, expect.stringMatching(INVITED)])
   })
 
   it('refuses a key that joined an open group by itself, even the operator’s', async () => {
@@ -79,6 +87,14 @@ describe('who may upload: the default policy (invited)', () => {
     const friend = u()
     await send(friend, 9021, closed, ['code', 'from-alice'])
     expect((await upload(friend))[0]).toBe(200)
+    // Codes good for several joins are named in the join request only, not in the relay's 9000.
+    const many = await r.createInvite(closed, undefined, { uses: 10 })
+    await send(alice, 9009, closed, ['code', 'alice-many'], ['reusable'])
+    for (const code of [many, 'alice-many']) {
+      const newcomer = u()
+      await send(newcomer, 9021, closed, ['code', code])
+      expect((await upload(newcomer))[0]).toBe(200)
+    }
   })
 
   it('refuses a key at once when it is removed, and takes it a few seconds after it is let in', async () => {

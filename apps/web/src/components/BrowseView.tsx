@@ -9,7 +9,9 @@ import { TwinFacts, TwinWarning } from './Lookalike'
 /**
  * A relay's public groups (`{"kinds":[39000]}`), each joinable in one click. Groups whose names
  * look alike come in rank order, the original first; each shows its id, age and members, and the
- * others a warning (`lib/lookalike.ts`).
+ * others a warning (`lib/lookalike.ts`). Groups the relay's lists (39001/39002) already name the
+ * user in say so and open in one click (someone the operator or an admin added never asked to
+ * join, and may not have them in their list yet).
  */
 export function BrowseView(props: { onOpen: (key: string) => void; title?: string }) {
   const app = useApp()
@@ -38,6 +40,7 @@ export function BrowseView(props: { onOpen: (key: string) => void; title?: strin
 
   async function join(entry: BrowseEntry) {
     setBusy(entry.id)
+    // For a group the user is already in, the request only adds it to their list (`duplicate:`).
     const answer = await app.join(`${entry.relay}'${entry.id}`)
     setBusy(undefined)
     setAnswers((a) => ({ ...a, [entry.id]: answer }))
@@ -71,6 +74,7 @@ export function BrowseView(props: { onOpen: (key: string) => void; title?: strin
       ) : null}
       {!entries && !error ? <p className="hint">Asking the relay…</p> : null}
       {entries && entries.length === 0 ? <p className="hint">This relay lists no public groups.</p> : null}
+      <NotListed entries={entries} />
       <ul className="cards" aria-label="Groups on this relay">
         {entries?.map((g) => (
           <li key={g.id} className={g.twin?.warning ? 'card twin' : 'card'}>
@@ -82,6 +86,11 @@ export function BrowseView(props: { onOpen: (key: string) => void; title?: strin
             <div className="chips" style={{ marginLeft: 0 }}>
               {g.closed ? <span className="chip">closed</span> : <span className="chip">open</span>}
               {g.private ? <span className="chip">private</span> : null}
+              {g.role ? (
+                <span className="chip mine">
+                  {g.role === 'admin' ? 'you are an admin' : 'you are a member'}
+                </span>
+              ) : null}
             </div>
             {g.twin ? <TwinWarning name={g.name} twin={g.twin} /> : null}
             <p>{g.about || 'No description.'}</p>
@@ -90,6 +99,16 @@ export function BrowseView(props: { onOpen: (key: string) => void; title?: strin
               {g.joined ? (
                 <button type="button" className="btn" onClick={() => props.onOpen(`${g.relay}'${g.id}`)}>
                   Open
+                </button>
+              ) : g.role ? (
+                <button
+                  type="button"
+                  className="btn primary"
+                  onClick={() => join(g)}
+                  disabled={busy === g.id}
+                  aria-label={`Open ${g.name}${g.twin ? ` (id ${g.id})` : ''}`}
+                >
+                  {busy === g.id ? 'Opening…' : 'Open'}
                 </button>
               ) : (
                 <button
@@ -117,5 +136,19 @@ export function BrowseView(props: { onOpen: (key: string) => void; title?: strin
         />
       ) : null}
     </section>
+  )
+}
+
+/** Groups the relay's lists name the user in that are not in their list (the sidebar) yet. */
+function NotListed(props: { entries: BrowseEntry[] | undefined }) {
+  const mine = props.entries?.filter((g) => g.role && !g.joined) ?? []
+  if (mine.length === 0) return null
+  const names = mine.map((g) => g.name)
+  const list = names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`
+  return (
+    <p className="notice" role="status">
+      You are already in {list} on this relay: open {mine.length === 1 ? 'it' : 'them'} to add{' '}
+      {mine.length === 1 ? 'it' : 'them'} to your groups.
+    </p>
   )
 }

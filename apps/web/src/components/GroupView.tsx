@@ -18,6 +18,7 @@ import { NotifyMenu } from './NotifyMenu'
 import { ProfileCardHost } from './People'
 import { PinnedBar } from './PinnedBar'
 import { useGroupPeople } from './people-store'
+import { ReportDialog } from './ReportDialog'
 import { type RevealRequest, SearchHighlight, useRevealMessage } from './SearchReveal'
 import { ThreadDialog } from './ThreadDialog'
 import { Timeline } from './Timeline'
@@ -58,7 +59,7 @@ function AccessBanner(props: { detail: GroupDetail; handle: GroupHandle }) {
   }
   const text =
     a.status === 'pending'
-      ? 'Your join request is waiting for an admin.'
+      ? `Request sent — an admin of ${props.detail.name} must approve it.`
       : a.status === 'refused'
         ? `The relay refused to let you join: ${a.reason}`
         : a.status === 'removed'
@@ -71,24 +72,29 @@ function AccessBanner(props: { detail: GroupDetail; handle: GroupHandle }) {
       data-testid="access"
     >
       <p style={{ margin: '0 0 6px' }}>{text}</p>
-      {a.status !== 'pending' ? (
-        <div className="row" style={{ flexWrap: 'wrap' }}>
-          <label htmlFor={id} className="visually-hidden">
-            Invite code
-          </label>
-          <input
-            id={id}
-            type="text"
-            placeholder="Invite code (if you have one)"
-            value={code}
-            onChange={(e) => setCode(e.target.value)}
-            style={{ maxWidth: 260 }}
-          />
-          <button type="button" className="btn primary small" onClick={retry} disabled={busy}>
-            {busy ? 'Asking…' : a.status === 'refused' ? 'Try again' : 'Join'}
-          </button>
-        </div>
-      ) : null}
+      {/* A code admits at once, also while a request waits. */}
+      <div className="row" style={{ flexWrap: 'wrap' }}>
+        <label htmlFor={id} className="visually-hidden">
+          Invite code
+        </label>
+        <input
+          id={id}
+          type="text"
+          placeholder="Invite code (if you have one)"
+          value={code}
+          onChange={(e) => setCode(e.target.value)}
+          style={{ maxWidth: 260 }}
+        />
+        <button type="button" className="btn primary small" onClick={retry} disabled={busy}>
+          {busy
+            ? 'Asking…'
+            : a.status === 'refused'
+              ? 'Try again'
+              : a.status === 'pending'
+                ? 'Use the code'
+                : 'Join'}
+        </button>
+      </div>
       <AnswerNotice answer={answer && !answer.ok ? answer : undefined} />
     </div>
   )
@@ -200,6 +206,7 @@ export function GroupView(props: {
     'invite' | 'edit' | 'thread' | 'share' | 'subgroup' | 'move' | 'delete'
   >()
   const [notice, setNotice] = useState<Answer>()
+  const [reporting, setReporting] = useState<MessageItem>()
   // The "new messages" line stays where the read frontier was when the group was opened.
   const [lineAt] = useState(() => detail?.frontier)
 
@@ -238,6 +245,8 @@ export function GroupView(props: {
             }
           : undefined,
       isPinned: (id) => pinned.includes(id),
+      onReport: setReporting,
+      canReport: (m) => m.pubkey !== props.me,
     }),
     [handle, onSide, detail?.me?.admin, props.me, pinned, replyTo],
   )
@@ -396,6 +405,14 @@ export function GroupView(props: {
         />
       ) : null}
       {dialog === 'invite' ? <InviteDialog handle={handle} onClose={() => setDialog(undefined)} /> : null}
+      {reporting ? (
+        <ReportDialog
+          handle={handle}
+          message={reporting}
+          groupName={detail.name}
+          onClose={() => setReporting(undefined)}
+        />
+      ) : null}
       {dialog === 'share' ? <ShareDialog detail={detail} onClose={() => setDialog(undefined)} /> : null}
       {dialog === 'subgroup' ? <SubgroupDialog detail={detail} onClose={() => setDialog(undefined)} /> : null}
       {dialog === 'move' ? (

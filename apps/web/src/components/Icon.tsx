@@ -28,6 +28,7 @@ const PATHS = {
   heart:
     'M12 20s-7.5-4.6-9.3-9.2C1.4 7.4 3.6 4 7 4c2 0 3.5 1.1 5 3 1.5-1.9 3-3 5-3 3.4 0 5.6 3.4 4.3 6.8C19.5 15.4 12 20 12 20z',
   keyboard: 'M3 6h18v12H3zM7 10h.01M11 10h.01M15 10h.01M7 14h10',
+  flag: 'M5 21V4M5 4h11l-2 4 2 4H5',
 } as const
 
 export type IconName = keyof typeof PATHS

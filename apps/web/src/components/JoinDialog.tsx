@@ -1,7 +1,8 @@
 import { type FormEvent, useEffect, useId, useState } from 'react'
 import { useApp } from '../hooks'
+import type { JoinAnswer } from '../model/api'
 import type { GroupPreview } from '../model/community'
-import type { Answer, BrowseEntry } from '../model/types'
+import type { BrowseEntry } from '../model/types'
 import { Avatar, PictureConsent } from './Avatar'
 import './community.css'
 import { AnswerNotice, Dialog } from './Dialog'
@@ -68,8 +69,9 @@ function Preview(props: { preview: GroupPreview }) {
 
 /**
  * Join by naddr (with or without `?invite=`) or a group code such as `relay.example.com'general`.
- * The link is previewed first; a closed group asks for the invite code before the request goes out,
- * since the relay refuses joins without one.
+ * The link is previewed first; a closed group asks for the invite code before the request goes out.
+ * Without one the request waits for the group's admins (or the relay refuses it), as the group's
+ * banner then says.
  */
 export function JoinDialog(props: {
   onClose: () => void
@@ -81,7 +83,7 @@ export function JoinDialog(props: {
   const [code, setCode] = useState('')
   const [preview, setPreview] = useState<GroupPreview>()
   const [busy, setBusy] = useState(false)
-  const [answer, setAnswer] = useState<Answer>()
+  const [answer, setAnswer] = useState<JoinAnswer>()
   const id = useId()
 
   useEffect(() => {
@@ -109,6 +111,7 @@ export function JoinDialog(props: {
     const result = await app.join(input.trim(), needsCode ? code.trim() || undefined : undefined)
     setBusy(false)
     setAnswer(result)
+    // The group opens either way: a request kept for its admins says so in the group's banner.
     if (result.key) props.onJoined(result.key)
   }
   return (
@@ -144,8 +147,8 @@ export function JoinDialog(props: {
               onChange={(e) => setCode(e.target.value)}
             />
             <span className="hint">
-              This group is closed: the relay refuses a join request without an invite code. Ask an admin for
-              one (some relays queue the request for an admin instead).
+              This group is closed: with an invite code you are in at once. Without one your request waits for
+              an admin to approve it (some relays refuse it instead).
             </span>
           </div>
         ) : null}

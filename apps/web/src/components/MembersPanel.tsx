@@ -6,6 +6,7 @@ import { Icon } from './Icon'
 import { JoinRequests } from './JoinRequests'
 import { RoleEditor, RolesList } from './MemberRoles'
 import { PersonAvatar, PersonName } from './Name'
+import { Reports } from './Reports'
 
 function MemberRow(props: {
   member: Member
@@ -87,6 +88,7 @@ export function MembersPanel(props: {
           <AnswerNotice answer={answer} okText="Member removed." />
         </div>
         <JoinRequests handle={props.handle} detail={d} />
+        <Reports handle={props.handle} detail={d} />
         <RolesList detail={d} />
         <h3>Admins · {admins.length}</h3>
         <ul className="member-list" aria-label="Admins">

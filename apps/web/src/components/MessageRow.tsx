@@ -26,6 +26,9 @@ export interface MessageActions {
   onPin?: (m: MessageItem) => void
   isPinned?: (id: string) => boolean
   onQuoteClick?: (id: string) => void
+  /** Reports the message or its author to the group's admins; `canReport` says where it applies. */
+  onReport?: (m: MessageItem) => void
+  canReport?: (m: MessageItem) => boolean
 }
 
 function Quote(props: {
@@ -163,6 +166,18 @@ export const MessageRow = memo(function MessageRow(props: {
               onClick={() => a.onPin?.(m)}
             >
               <Icon name="pin" />
+            </button>
+          ) : null}
+          {a.onReport && (a.canReport?.(m) ?? true) ? (
+            <button
+              type="button"
+              className="icon-btn report-action"
+              tabIndex={inner}
+              aria-label="Report…"
+              title="Report to the admins"
+              onClick={() => a.onReport?.(m)}
+            >
+              <Icon name="flag" />
             </button>
           ) : null}
           {a.onDelete && (a.canDelete?.(m) ?? true) ? (

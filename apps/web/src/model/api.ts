@@ -1,7 +1,8 @@
-import type { ForkReport, ImetaFields } from '@roost/nip29'
+import type { ForkReport, ImetaFields, ReportType } from '@roost/nip29'
 import type { GroupOrigin } from '../lib/lookalike'
 import type { GroupPreview } from './community'
 import type { ConnectionState } from './connection'
+import type { ReportAction, ReportItem } from './reports'
 import type { SearchAnswer } from './search'
 import type {
   Answer,
@@ -41,12 +42,26 @@ export interface AppSnapshot {
 
 export interface JoinAnswer extends Answer {
   key?: string
+  /** The relay kept the request for the group's admins (the user is not in yet). */
+  pending?: boolean
 }
 
 export interface InviteAnswer extends Answer {
   code?: string
   link?: string
+  /** The terms the invite was made with: joins it admits (absent: one) and when it ends. */
+  uses?: number | 'unlimited'
+  expiresAt?: number
 }
+
+/** The terms of a new invite: how many joins it admits (default one) and until when (unix seconds). @example { uses: 10, expiresAt: now + 86400 } */
+export interface InviteTerms {
+  uses?: number | 'unlimited'
+  expiresAt?: number
+}
+
+/** What a report names: a message of the group, or a person. @example { message: id } */
+export type ReportSubject = { message: string } | { person: string }
 
 /** A call token (NIP-29 AV) for `livekit-client`, or why there is none. */
 export type CallAnswer = (Answer & { ok: false }) | { ok: true; message: string; url: string; token: string }
@@ -97,7 +112,13 @@ export interface GroupHandle {
     restricted?: boolean
     hidden?: boolean
   }): Promise<Answer>
-  createInvite(): Promise<InviteAnswer>
+  createInvite(terms?: InviteTerms): Promise<InviteAnswer>
+  /** Reports a message or a person to the group's admins (NIP-56 kind 1984). */
+  report(subject: ReportSubject, type: ReportType, reason: string): Promise<Answer>
+  /** The group's open reports (admins: all of them; others: their own), newest first. */
+  reports(): Promise<ReportItem[]>
+  /** Acts on a report (delete the message, remove the person, or dismiss) and closes it. */
+  resolveReport(report: ReportItem, action: ReportAction): Promise<Answer>
   removeMember(pubkey: string): Promise<Answer>
   deleteMessage(id: string): Promise<Answer>
   /** Asks the relay for a LiveKit token for the group's call. */

@@ -4,18 +4,27 @@
  * relay's answer instead of throwing.
  */
 import type { Group, GroupSnapshot, Message } from '@roost/client'
-import { type GroupMetadata, type ImetaFields, imetaOf, mentionsPubkey } from '@roost/nip29'
+import {
+  type GroupMetadata,
+  type ImetaFields,
+  imetaOf,
+  KINDS,
+  mentionsPubkey,
+  type ReportType,
+} from '@roost/nip29'
 import { threadContext } from '@roost/read-state'
+import type { Filter, NostrEvent } from 'nostr-tools'
 import { prepareDraft } from '../lib/compose'
 import { cleanName, tameMarks } from '../lib/names'
 import { toAnswer } from './answer'
-import type { CallAnswer, GroupHandle, InviteAnswer } from './api'
+import type { CallAnswer, GroupHandle, InviteAnswer, InviteTerms, ReportSubject } from './api'
 import { callAnswer } from './call-answer'
 import { joinRequestItems, roleItems, shareLinks, togglePin } from './community'
 import { OFFLINE_MESSAGE } from './connection'
 import { DraftBook } from './drafts'
 import { Outbox, type Outgoing } from './outbox'
 import type { ReadMarks } from './read-state'
+import { closedBy, loadReports, type ReportAction, type ReportItem } from './reports'
 import type {
   Answer,
   Draft,
@@ -54,6 +63,9 @@ export class GroupAdapter implements GroupHandle {
   private marksVersion = 0
   private readonly unsubscribe: Array<() => void> = []
   private readonly outbox: Outbox
+  /** Reports and deletions heard live (the admins' report list asks again), and the last list read. */
+  private reportsSeen = 0
+  private openReports: ReportItem[] = []
 
   constructor(
     readonly group: Group,
@@ -72,10 +84,16 @@ export class GroupAdapter implements GroupHandle {
     private readonly removeHere: () => Promise<void> = async () => undefined,
     /** Where the message boxes' drafts live; unsent messages go back there. */
     drafts: DraftBook = new DraftBook({ account: me }),
+    /** Asks the group's relay (the reports panel reads reports and the messages they name). */
+    private readonly fetchHere: (filters: Filter[]) => Promise<NostrEvent[]> = async () => [],
   ) {
     this.outbox = new Outbox(drafts, (m) => this.sendOutgoing(m))
     this.unsubscribe.push(
       group.subscribe((e) => {
+        if (e.type === 'incoming' && (e.event.kind === KINDS.report || e.event.kind === KINDS.deleteEvent)) {
+          this.reportsSeen++
+          this.last = undefined
+        }
         if (e.type === 'updated' || e.type === 'refused' || e.type === 'eose') this.emit()
       }),
       this.outbox.subscribe(() => this.emit()),
@@ -239,6 +257,7 @@ export class GroupAdapter implements GroupHandle {
       loading: snap.loading,
       requests: this.group.isAdmin(this.me) ? snap.joinRequests.length : 0,
       joinRequests: joinRequestItems(snap),
+      reportsSeen: this.reportsSeen,
       roles: roleItems(snap),
       pins: [...snap.pins],
       children: [...(meta?.children ?? [])],
@@ -372,15 +391,46 @@ export class GroupAdapter implements GroupHandle {
     return this.act(() => this.group.admin.editMetadata(fields), 'Saved.')
   }
 
-  async createInvite(): Promise<InviteAnswer> {
+  async createInvite(terms: InviteTerms = {}): Promise<InviteAnswer> {
     if (this.offline()) return { ok: false, message: OFFLINE_MESSAGE }
     try {
-      const { code, link } = await this.group.admin.createInvite()
+      const { code, link } = await this.group.admin.createInvite(undefined, terms)
       this.lastInvite = code
-      return { ok: true, message: '', code, link: link ?? `${this.key}?invite=${code}` }
+      return { ok: true, message: '', code, link: link ?? `${this.key}?invite=${code}`, ...terms }
     } catch (err) {
       return toAnswer(err)
     }
+  }
+
+  report(subject: ReportSubject, type: ReportType, reason: string): Promise<Answer> {
+    const target = 'person' in subject ? subject.person : this.raw(subject.message)
+    if (!target) return Promise.resolve({ ok: false, message: 'That message is no longer loaded.' })
+    return this.act(() => this.group.report(target, { type, reason }), 'Report sent.')
+  }
+
+  async reports(): Promise<ReportItem[]> {
+    this.openReports = await loadReports(this.fetchHere, this.group.key.id.value)
+    return this.openReports
+  }
+
+  resolveReport(report: ReportItem, action: ReportAction): Promise<Answer> {
+    const done = {
+      delete: 'Message deleted.',
+      remove: 'Removed from the group.',
+      dismiss: 'Report dismissed.',
+    }
+    const closing = closedBy(report, action, this.openReports)
+    return this.act(async () => {
+      if (action === 'delete' && report.eventId) await this.group.deleteEvent(report.eventId, 'reported')
+      if (action === 'remove') await this.group.admin.removeUser(report.pubkey, 'reported')
+      // The reports the action answered are closed for every admin: deleted on the relay (one
+      // another admin closed meanwhile is gone already).
+      for (const id of closing)
+        await this.group.deleteEvent(id).catch((err: unknown) => {
+          if (!(err instanceof Error && err.message.includes('none of the targets exist'))) throw err
+        })
+      this.openReports = this.openReports.filter((r) => !closing.includes(r.id))
+    }, done[action])
   }
 
   removeMember(pubkey: string): Promise<Answer> {

@@ -31,6 +31,7 @@ import { cleanName, tameMarks } from '../lib/names'
 import { toAnswer } from './answer'
 import type { AppApi, AppSnapshot, JoinAnswer } from './api'
 import { browseOrder } from './browse-order'
+import { rolesFromLists } from './browse-roles'
 import { fetchPreview, type GroupPreview } from './community'
 import { ConnectionWatch, OFFLINE_MESSAGE } from './connection'
 import { DraftBook } from './drafts'
@@ -267,6 +268,7 @@ class RoostApp implements AppApi {
         () => this.notifyLevels[group.key.toString()] ?? 'all',
         () => this.roost.groups.remove(group.key),
         this.drafts,
+        (filters) => this.roost.pool.fetch([group.key.relay], filters, { timeout: 8000 }),
       )
       adapter.subscribe(() => this.changed())
       group.subscribe((e) => {
@@ -408,7 +410,7 @@ class RoostApp implements AppApi {
       [{ kinds: [KINDS.metadata], ...(relayKey ? { authors: [relayKey] } : {}), limit: 500 }],
       { timeout: 6000 },
     )
-    const out: BrowseEntry[] = []
+    const listed: BrowseEntry[] = []
     const seen = new Set<string>()
     for (const e of events.sort((a, b) => b.created_at - a.created_at)) {
       let meta: GroupMetadata
@@ -420,7 +422,7 @@ class RoostApp implements AppApi {
       if (meta.hidden || seen.has(meta.id)) continue
       seen.add(meta.id)
       const joined = this.roost.groups.group(new GroupKey(url, meta.id))
-      out.push({
+      listed.push({
         id: meta.id,
         relay: url,
         name: cleanName(meta.name ?? '') || cleanName(meta.id),
@@ -432,7 +434,38 @@ class RoostApp implements AppApi {
       })
       this.publicMeta.remember(url, e)
     }
+    const roles = await this.rolesOn(
+      url,
+      relayKey,
+      listed.map((g) => g.id),
+    ).catch(() => new Map<string, 'admin' | 'member'>())
+    const out = listed.map((g) => {
+      const role = roles.get(g.id)
+      return role ? { ...g, role } : g
+    })
     return browseOrder(out, (ids) => this.groupOrigins(url, ids))
+  }
+
+  /**
+   * What the user is in groups `ids` on `relay` by the relay's own lists (39001, 39002): someone the
+   * operator or an admin added never sent a join request, and a private group's lists need AUTH,
+   * answered here when the relay asked for it.
+   */
+  private async rolesOn(
+    url: string,
+    relayKey: string | undefined,
+    ids: readonly string[],
+  ): Promise<Map<string, 'admin' | 'member'>> {
+    if (ids.length === 0) return new Map()
+    const { pool } = this.roost
+    if (pool.authState(url) === 'challenged') await pool.authenticate(url).catch(() => false)
+    const filter = {
+      kinds: [KINDS.admins, KINDS.members],
+      '#d': [...ids],
+      ...(relayKey ? { authors: [relayKey] } : {}),
+    }
+    const events = await pool.fetch([url], [filter], { timeout: 6000 })
+    return rolesFromLists(events, this.session.pubkey, relayKey)
   }
 
   groupOrigins(relay: string, ids: readonly string[]): Promise<Record<string, GroupOrigin>> {
@@ -577,11 +610,16 @@ function safeNormalize(url: string): string | undefined {
   }
 }
 
+/** What a join that waits for an admin says: the relay kept the request for the group's admins. */
+function requestSentText(group: Pick<Group, 'metadata' | 'key'>): string {
+  const name = cleanName(group.metadata?.name ?? '') || group.key.id.value
+  return `Request sent — an admin of ${name} must approve it.`
+}
+
 function membershipAnswer(group: Group, key: string): JoinAnswer {
   const m = group.membership
   if (m.status === 'refused') return { ok: false, message: m.reason, key }
-  if (m.status === 'pending')
-    return { ok: true, message: 'Your request to join is waiting for an admin.', key }
+  if (m.status === 'pending') return { ok: true, message: requestSentText(group), key, pending: true }
   return { ok: true, message: 'You are a member.', key }
 }
 

@@ -96,6 +96,8 @@ export interface GroupDetail extends GroupSummary {
   loading: boolean
   /** Join requests waiting for an admin (shown to admins). */
   joinRequests: JoinRequestItem[]
+  /** Bumps when a report or a deletion arrives live: the admins' report list asks again. */
+  reportsSeen: number
   /** The roles the relay defines (39003). */
   roles: RoleItem[]
   /** Pinned event ids, in order (39005). */
@@ -154,6 +156,8 @@ export interface BrowseEntry {
   closed: boolean
   private: boolean
   joined: boolean
+  /** What the relay's own lists (39001/39002) say the user is there, in the list or not. */
+  role?: 'admin' | 'member'
   /** Only when another group on the relay has a look-alike name: where this one came from. */
   origin?: GroupOrigin
   /** Only then too: how it compares with its look-alikes (`lib/lookalike.ts`). */

@@ -7,26 +7,28 @@ const {
 } = withStack({ relay: { demo: true }, people: ['Ada', 'Bob'] })
 
 describe('closed and private groups', () => {
-  test('a closed group refuses a join without a code, shows the reason, and takes the code on retry', async () => {
+  test('a closed group keeps a join without a code for its admins, says so, and takes a code later', async () => {
     const { page } = bob
     await joinByCode(bob, `${stack.relay.url}'design`)
     const banner = page.getByTestId('access')
-    await banner.getByText('group is closed, you need an invite code').waitFor()
+    await banner.getByText('Request sent — an admin of Design must approve it.').waitFor()
     // The sidebar says so too.
     await page
       .getByRole('navigation', { name: 'Groups' })
-      .getByRole('button', { name: /Design.*Refused: restricted: group is closed/ })
+      .getByRole('button', { name: /Design.*Join request pending/ })
       .waitFor()
-    await screenshot(page, 'refused')
+    expect(stack.relay.state('design')?.pending).toContain(bob.pubkey)
+    await screenshot(page, 'request-sent')
 
     // A closed group takes writes from members only: the composer says so instead of sending.
     const box = page.getByRole('textbox', { name: 'Message Design' })
     expect(await box.isDisabled()).toBe(true)
     const reasonId = await box.getAttribute('aria-describedby')
-    expect(await page.locator(`[id="${reasonId}"]`).textContent()).toMatch(/closed/)
+    expect(await page.locator(`[id="${reasonId}"]`).textContent()).toMatch(/approv/)
 
+    // An invite code admits at once, also while the request waits.
     await banner.getByLabel('Invite code').fill(stack.relay.demo!.invite)
-    await banner.getByRole('button', { name: 'Try again' }).click()
+    await banner.getByRole('button', { name: 'Use the code' }).click()
     await page.getByTestId('access').waitFor({ state: 'detached' })
     await expect.poll(() => stack.relay.state('design')?.members.includes(bob.pubkey!)).toBe(true)
     await send(bob, 'Hi designers')
@@ -53,18 +55,18 @@ describe('closed and private groups', () => {
     await messageIn(ada, 'Members only').waitFor()
     expect(stack.relay.state('private')?.members).toContain(ada.pubkey)
 
-    // Bob, not a member, is refused (no code), and never sees the message.
+    // Bob, not a member, asks without a code: his request waits, and he never sees the message.
     await joinByCode(bob, `${stack.relay.url}'private`)
     await bob.page
       .getByTestId('access')
-      .getByText(/restricted|closed/)
+      .getByText(/an admin of .* must approve it/)
       .waitFor()
     expect(await messageIn(bob, 'Members only').count()).toBe(0)
     // The composer is disabled and says why.
     const box = bob.page.getByRole('textbox', { name: 'Message Private' })
     expect(await box.isDisabled()).toBe(true)
     const reason = await box.getAttribute('aria-describedby')
-    expect(await bob.page.locator(`[id="${reason}"]`).textContent()).toMatch(/refused|member/i)
+    expect(await bob.page.locator(`[id="${reason}"]`).textContent()).toMatch(/approval|member/i)
   })
 })
 

@@ -28,12 +28,15 @@ describe('join requests', () => {
     const preview = dialog.getByTestId('group-preview')
     await preview.getByText('Members only').waitFor()
     await preview.getByText(/(\d+ members?|Member list not published) · closed/).waitFor()
-    await dialog.getByText('the relay refuses a join request without an invite code').waitFor()
+    await dialog.getByText('without one your request waits for an admin to approve it').waitFor()
     await dialog.getByLabel('Invite code').fill('from-the-poster')
     await screenshot(bob.page, 'join-preview-closed')
     await dialog.getByRole('button', { name: 'Join', exact: true }).click()
     await dialog.waitFor({ state: 'detached' })
-    await bob.page.getByTestId('access').getByText('Your join request is waiting for an admin.').waitFor()
+    await bob.page
+      .getByTestId('access')
+      .getByText('Request sent — an admin of Club must approve it.')
+      .waitFor()
     await joinByCode(cy, `${stack.relay.url}'club`)
 
     // The admin: a count on the group, then the list in the people panel.
@@ -62,7 +65,10 @@ describe('join requests', () => {
       .click()
     await requests.waitFor({ state: 'detached' })
     expect(stack.relay.state('club')?.members).not.toContain(cy.pubkey)
-    await cy.page.getByTestId('access').getByText('Your join request is waiting for an admin.').waitFor()
+    await cy.page
+      .getByTestId('access')
+      .getByText('Request sent — an admin of Club must approve it.')
+      .waitFor()
     await ada.page.reload()
     await sidebarGroup(ada, 'Club').click()
     await ada.page.getByRole('button', { name: /^People/ }).click()

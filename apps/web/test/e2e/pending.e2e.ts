@@ -23,7 +23,7 @@ describe('a join waiting for an admin', () => {
   test('shows as pending until an admin adds the member (9000), then the group opens up', async () => {
     const { page } = bob
     await joinByCode(bob, `${stack.relay.url}'club`)
-    await page.getByTestId('access').getByText('Your join request is waiting for an admin.').waitFor()
+    await page.getByTestId('access').getByText('Request sent — an admin of Club must approve it.').waitFor()
     await sidebarGroup(bob, 'Club')
       .and(page.getByRole('button', { name: /Join request pending/ }))
       .waitFor()

@@ -111,8 +111,8 @@ describe('one name everywhere', () => {
       .filter({ hasText: 'Private' })
     await card.getByText('Private and closed: only members can read.').waitFor()
     await card.getByRole('button', { name: 'Request to join Private' }).click()
-    // A closed group asks for the invite code first; without one this relay refuses, but the
-    // group is listed.
+    // A closed group asks for the invite code first; without one the request waits for an admin,
+    // and the group is listed.
     const dialog = page.getByRole('dialog', { name: 'Join a group' })
     await dialog.getByLabel('Invite code').waitFor()
     await dialog.getByRole('button', { name: 'Join', exact: true }).click()

@@ -1,6 +1,7 @@
 import type { GroupKey, GroupMetadata, GroupMetadataFields, JoinRequest } from '@roost/nip29'
 import type { EventTemplate, NostrEvent } from 'nostr-tools/core'
 import type { GroupPublisher } from './publisher'
+import type { InviteTerms } from './writes'
 
 /** What {@link GroupAdmin} needs from its group. */
 export interface AdminContext {
@@ -97,12 +98,18 @@ export class GroupAdmin {
 
   /**
    * Creates an invite code (kind 9009) and resolves with the naddr link that carries it, or with
-   * the bare code when the relay published no 39000 yet.
+   * the bare code when the relay published no 39000 yet. `terms`: how many joins it admits
+   * (`uses`, default one; `'unlimited'`) and until when (`expiresAt`, unix seconds), for relays
+   * that honour them.
    * @example const { link } = await group.admin.createInvite() // naddr1…?invite=<code>
+   * @example await group.admin.createInvite(undefined, { uses: 25, expiresAt: now + 7 * 86400 })
    */
-  async createInvite(code: string = randomCode()): Promise<{ code: string; link: string | undefined }> {
+  async createInvite(
+    code: string = randomCode(),
+    terms: InviteTerms = {},
+  ): Promise<{ code: string; link: string | undefined }> {
     await this.#publish((previous) =>
-      this.#ctx.key.id.createInvite(code, { previous, createdAt: this.#ctx.clock() }),
+      this.#ctx.key.id.createInvite(code, { ...terms, previous, createdAt: this.#ctx.clock() }),
     )
     const meta = this.#ctx.metadata()
     return { code, link: meta ? meta.naddr(this.#ctx.key.relay, code) : undefined }

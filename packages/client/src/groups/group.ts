@@ -8,6 +8,7 @@ import {
   KINDS,
   type LiveKitToken,
   type Membership,
+  type ReportType,
 } from '@roost/nip29'
 import type { NostrEvent } from 'nostr-tools/core'
 import { authClock, fetchCallToken } from './call'
@@ -222,6 +223,17 @@ export class Group {
   /** Replaces the pin list (kind 9010, admins) with this FULL ordered list. @example await group.setPins([...group.pins(), id]) */
   setPins(ids: readonly string[]): Promise<NostrEvent> {
     return this.#in.writers.writes.setPins(ids)
+  }
+  /**
+   * Reports a message, or a person (their pubkey), to the group's admins: a NIP-56 kind 1984 with
+   * the group's `h` (a relay like Roost's shows it to the admins and to you only).
+   * @example await group.report(message, { type: 'spam', reason: 'the same link ten times' })
+   */
+  report(
+    target: Message | NostrEvent | string,
+    opts: { type: ReportType; reason?: string },
+  ): Promise<NostrEvent> {
+    return this.#in.writers.writes.report(target, opts)
   }
 
   /**

@@ -1,4 +1,12 @@
-import { contentMentions, type GroupKey, type ImetaFields, KINDS } from '@roost/nip29'
+import {
+  contentMentions,
+  type GroupKey,
+  type ImetaFields,
+  type InviteOptions,
+  KINDS,
+  type ReportTarget,
+  type ReportType,
+} from '@roost/nip29'
 import type { EventTemplate, NostrEvent } from 'nostr-tools/core'
 import { CannotSendError } from '../errors'
 import { type OwnTarget, ownDeletion } from './delete-own'
@@ -19,6 +27,9 @@ export interface WritesContext {
 }
 
 type Target = Message | NostrEvent | string
+
+/** The terms of an invite code (see `GroupId.createInvite`). @example { uses: 25, expiresAt: now + 86400 } */
+export type InviteTerms = Pick<InviteOptions, 'uses' | 'expiresAt'>
 
 /**
  * What `sendMessage` takes besides the text.
@@ -122,6 +133,15 @@ export class GroupWrites {
   async deleteEvent(eventId: string, reason?: string): Promise<NostrEvent> {
     return this.publish((previous) =>
       this.ctx.key.id.deleteEvent(eventId, { previous, reason, createdAt: this.ctx.clock() }),
+    )
+  }
+
+  async report(target: Target, opts: { type: ReportType; reason?: string }): Promise<NostrEvent> {
+    this.assertCanSend(KINDS.report)
+    const named: ReportTarget =
+      typeof target === 'string' ? { pubkey: target } : { event: { id: target.id, pubkey: target.pubkey } }
+    return this.publish((previous) =>
+      this.ctx.key.id.report(named, { ...opts, previous, createdAt: this.ctx.clock() }),
     )
   }
 

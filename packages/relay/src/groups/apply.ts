@@ -1,6 +1,7 @@
 import type { NostrEvent } from 'nostr-tools'
 import type { ProfilePolicy } from '../profiles'
 import { parseAction } from './actions'
+import { addInvites, inviteTerms, withoutCodes } from './invites'
 import { applyMetadata } from './metadata'
 import { type GroupRecord, newGroup } from './record'
 
@@ -42,14 +43,15 @@ export function applyEvent(g: GroupRecord | undefined, event: NostrEvent, policy
       const members = { ...g.members }
       for (const t of action.targets) members[t.pubkey] = t.roles
       const added = new Set(action.targets.map((t) => t.pubkey))
+      // A 9000 naming a code spends it (pyramid's single-use codes; ours name only their last use).
+      const spent = action.code === undefined ? g : withoutCodes(g, [action.code])
       return {
         ...same,
         record: {
-          ...g,
+          ...spent,
           members,
           pending: g.pending.filter((p) => !added.has(p)),
           removed: g.removed.filter((p) => !added.has(p)),
-          invites: action.code === undefined ? g.invites : g.invites.filter((c) => c !== action.code),
         },
       }
     }
@@ -71,12 +73,16 @@ export function applyEvent(g: GroupRecord | undefined, event: NostrEvent, policy
       return {
         record: policy.reuseDeletedIds
           ? undefined
-          : { ...g, deleted: true, members: {}, invites: [], pending: [] },
+          : { ...g, deleted: true, members: {}, invites: [], inviteTerms: undefined, pending: [] },
         deleteIds: [],
         deleteGroup: true,
       }
-    case 9009:
-      return { ...same, record: { ...g, invites: [...new Set([...g.invites, ...action.codes])] } }
+    case 9009: {
+      // The intake refused malformed terms; a relay-made 9009 is taken as it reads.
+      const terms = inviteTerms(event.tags, policy)
+      const t = terms.ok ? terms.terms : undefined
+      return { ...same, record: addInvites(g, action.codes, t, event.created_at) }
+    }
     case 9010:
       return { ...same, record: { ...g, pins: action.pins.slice(0, MAX_PINS) } }
   }

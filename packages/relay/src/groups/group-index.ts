@@ -1,18 +1,21 @@
 import type { Filter } from 'nostr-tools'
 import type { ProfilePolicy } from '../profiles'
-import type { GroupRecord } from './record'
+import { type GroupRecord, PRIVILEGED_ROLES } from './record'
 import { canSee, isScoped, type Reader } from './visibility'
 
 /**
  * What a reader may not see, as lists the SQL applies (built by {@link GroupIndex.view} from the
  * visibility rule): rows of `hideAll` groups are left out, except their kind 9000/9001 naming one of `readers`
- * when the group is in `naming`; kind 39000 rows are left out when their group is in `hide39000`.
+ * when the group is in `naming`; kind 39000 rows are left out when their group is in `hide39000`;
+ * rows of the staff-only kinds (`STAFF_ONLY_KINDS`) of a group are left out unless the group is in
+ * `staffOf` or one of `readers` wrote them (no `staffOf`: the reader sees them all).
  */
 export interface ReadView {
   readonly hideAll: readonly string[]
   readonly hide39000: readonly string[]
   readonly naming: readonly string[]
   readonly readers: readonly string[]
+  readonly staffOf?: readonly string[]
 }
 
 /** True when some reader may not see everything of this group (rule 29 looks at these flags only). */
@@ -20,14 +23,23 @@ function restricts(g: GroupRecord): boolean {
   return !g.deleted && (g.private || g.hidden || g.closed)
 }
 
+/** The keys holding a role that may carry moderation power in the group (the profile decides which do). */
+function staffKeys(g: GroupRecord | undefined): string[] {
+  if (!g || g.deleted) return []
+  return Object.keys(g.members).filter((pk) =>
+    (g.members[pk] ?? []).some((r) => (PRIVILEGED_ROLES as readonly string[]).includes(r.toLowerCase())),
+  )
+}
+
 /** Views kept per index version: one per kind of reader and filter, so a flood of REQs builds one. */
 const CACHED_VIEWS = 64
 
 /**
  * The groups whose content not every reader may see (private, hidden or closed), with their
- * members: what a store keeps so a query can leave out, in its SQL, the rows a reader may not see
- * (see {@link GroupIndex.view}). Stores call {@link GroupIndex.set} whenever a committed group record
- * changes; open groups cost nothing here.
+ * members, and the staff of every group (who sees its join requests, invite codes and reports):
+ * what a store keeps so a query can leave out, in its SQL, the rows a reader may not see (see
+ * {@link GroupIndex.view}). Stores call {@link GroupIndex.set} whenever a committed group record
+ * changes.
  *
  * @example
  * const index = new GroupIndex()
@@ -38,6 +50,9 @@ export class GroupIndex {
   private readonly restricted = new Map<string, GroupRecord>()
   /** pubkey → the restricted groups it is a member of. */
   private readonly memberOf = new Map<string, Set<string>>()
+  /** Groups with staff, and pubkey → the groups where it holds a privileged role. */
+  private readonly staffed = new Map<string, GroupRecord>()
+  private readonly staffOf = new Map<string, Set<string>>()
   private readonly views = new Map<string, ReadView>()
   /** Bumped by every change; the cached views belong to {@link viewsOf}. */
   private changes = 0
@@ -45,6 +60,19 @@ export class GroupIndex {
 
   /** The committed record of group `id` is now `g` (undefined: dropped). */
   set(id: string, g: GroupRecord | undefined): void {
+    const staffBefore = staffKeys(this.staffed.get(id))
+    const staffNow = staffKeys(g)
+    if (staffBefore.length > 0 || staffNow.length > 0) {
+      this.changes++
+      for (const pk of staffBefore) this.staffOf.get(pk)?.delete(id)
+      for (const pk of staffNow) {
+        const set = this.staffOf.get(pk) ?? new Set<string>()
+        set.add(id)
+        this.staffOf.set(pk, set)
+      }
+      if (g && staffNow.length > 0) this.staffed.set(id, g)
+      else this.staffed.delete(id)
+    }
     const old = this.restricted.get(id)
     const now = g && restricts(g) ? g : undefined
     if (old === undefined && now === undefined) return
@@ -90,6 +118,15 @@ export class GroupIndex {
   }
 
   private build(ids: Iterable<string>, reader: Reader, filter: Filter, policy: ProfilePolicy): ReadView {
+    const named = filter['#h'] && !filter.ids ? new Set(filter['#h']) : undefined
+    // The groups where the reader holds a privileged role, kept where the rule shows it a report.
+    const staffOf = new Set<string>()
+    for (const pk of reader.authed)
+      for (const id of this.staffOf.get(pk) ?? []) {
+        const g = this.staffed.get(id)
+        if (g && (!named || named.has(id)) && canSee({ kind: 1984, grp: id }, g, reader, filter, policy))
+          staffOf.add(id)
+      }
     const mine = new Set<string>()
     for (const pk of reader.authed) for (const id of this.memberOf.get(pk) ?? []) mine.add(id)
     const naming = [...reader.authed].map((pk) => ['p', pk])
@@ -105,11 +142,11 @@ export class GroupIndex {
       if (naming.length > 0 && canSee({ kind: 9000, tags: naming }, g, reader, filter, policy))
         namingOk.push(id)
     }
-    if (hideAll.length === 0 && hide39000.length === 0) return EMPTY
-    return { hideAll, hide39000, naming: namingOk, readers: [...reader.authed] }
+    return { hideAll, hide39000, naming: namingOk, readers: [...reader.authed], staffOf: [...staffOf] }
   }
 }
 
+/** The relay key's view: nothing left out. */
 const EMPTY: ReadView = { hideAll: [], hide39000: [], naming: [], readers: [] }
 
 /**

@@ -1,6 +1,7 @@
 import type { EventTemplate, NostrEvent } from 'nostr-tools'
 import type { ProfilePolicy } from '../profiles'
 import { isModerationKind, parseAction } from './actions'
+import { inviteStatus, inviteTerms, singleUse } from './invites'
 import { adminsOf, type GroupRecord, hasRole, isMember, rolesOf } from './record'
 import { ROLE_GRANTS } from './render'
 import { checkParenting } from './subgroups'
@@ -24,6 +25,8 @@ export interface IntakeContext {
   findEvent(id: string): { pubkey: string; group?: string } | undefined
   /** True when any 9001 in any group names `pubkey` (relay29's rejoin check). */
   removedAnywhere(pubkey: string): boolean
+  /** Join requests a group keeps waiting at most (undefined: no cap). */
+  readonly maxPendingJoins?: number
 }
 
 /** An event the relay refuses, answers with NOTICE instead (groups_relay), or leaves unanswered. */
@@ -45,6 +48,8 @@ export interface Acceptance {
   readonly followUps: EventTemplate[]
   /** Record the sender as a pending join. */
   readonly pendingJoin?: boolean
+  /** The join spends one use of this invite code. */
+  readonly spendInvite?: string
   /** Remove the sender without a 9001 (groups_relay's leave). */
   readonly dropSender?: boolean
   /** The event is a moderation action to apply to the group. */
@@ -166,23 +171,36 @@ function checkJoin(event: NostrEvent, g: GroupRecord, ctx: IntakeContext): Verdi
   const { policy, now } = ctx
   const pk = event.pubkey
   const code = event.tags.find((t) => t[0] === 'code')?.[1]
-  const validCode = policy.invites === 'single-use' && !!code && g.invites.includes(code)
-  const closedRefusal = code ? policy.messages.badCode : policy.messages.closedNoCode
+  const status = inviteStatus(g, code, now, policy)
+  const validCode = status === 'valid' ? (code as string) : undefined
+  const m = policy.messages
+  const closedRefusal = !code ? m.closedNoCode : status === 'expired' ? m.expiredCode : m.badCode
   if (policy.closedBeforeMember && g.closed && !validCode) return refuse(closedRefusal)
-  if (isMember(g, pk)) return refuse(policy.messages.alreadyMember)
+  if (isMember(g, pk)) return refuse(m.alreadyMember)
   if (policy.rejoin === 'blocked' && g.removed.includes(pk)) return refuse('blocked: you were removed')
   if (policy.rejoin === 'ignore-any-group' && ctx.removedAnywhere(pk))
     return { ok: true, group: g.id, followUps: [] }
   if (g.closed && !validCode) {
-    if (policy.closedJoin === 'refuse') return refuse(closedRefusal)
-    if (policy.closedJoin === 'pending') return { ok: true, group: g.id, pendingJoin: true, followUps: [] }
+    if (policy.closedJoin === 'refuse' || (code && policy.badCodeRefused)) return refuse(closedRefusal)
+    if (policy.closedJoin === 'pending') {
+      const full = ctx.maxPendingJoins !== undefined && g.pending.length >= ctx.maxPendingJoins
+      if (full && !g.pending.includes(pk))
+        return refuse("blocked: too many join requests are waiting for this group's admins, try again later")
+      return { ok: true, group: g.id, pendingJoin: true, followUps: [] }
+    }
     return { ok: true, group: g.id, followUps: [] }
   }
   const p = policy.joinRole ? ['p', pk, policy.joinRole] : ['p', pk]
   const tags = [p]
-  if (validCode) tags.push(['code', code as string])
+  // The 9000 names a code only on its last use: one still good for others stays out of public events.
+  if (validCode && singleUse(g, validCode)) tags.push(['code', validCode])
   else if (policy.joinCodeTagAlways) tags.push(['code', ''])
-  return { ok: true, group: g.id, followUps: [relayEvent(9000, g.id, tags, now)] }
+  return {
+    ok: true,
+    group: g.id,
+    followUps: [relayEvent(9000, g.id, tags, now)],
+    ...(validCode !== undefined && { spendInvite: validCode }),
+  }
 }
 
 function checkLeave(event: NostrEvent, g: GroupRecord, ctx: IntakeContext): Verdict {
@@ -286,10 +304,16 @@ function checkModeration(event: NostrEvent, g: GroupRecord, ctx: IntakeContext):
     case 9008:
       if (!isAdmin) return refuse("blocked: can't delete group")
       return undefined
-    case 9009:
+    case 9009: {
       if (policy.pyramidPolicies && !g.closed)
         return refuse('blocked: no need to create invites in open groups')
+      const terms = inviteTerms(event.tags, policy)
+      if (!terms.ok) return refuse(`error: invalid moderation action: ${terms.detail}`)
+      // NIP-40: an event already expired is not accepted.
+      if (terms.terms?.expires !== undefined && terms.terms.expires <= ctx.now)
+        return refuse("error: invalid moderation action: 'expiration' is in the past")
       return undefined
+    }
     default:
       return undefined
   }

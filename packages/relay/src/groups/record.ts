@@ -27,8 +27,10 @@ export interface GroupRecord extends GroupBasics {
   readonly extraTags: readonly (readonly string[])[]
   /** pubkey → lowercase role names (empty: a plain member). */
   readonly members: Readonly<Record<string, readonly string[]>>
-  /** Outstanding single-use invite codes. */
+  /** Outstanding invite codes: single-use unless {@link inviteTerms} names them. */
   readonly invites: readonly string[]
+  /** Codes whose 9009 set terms (uses left, expiry); absent in records written before terms existed. */
+  readonly inviteTerms?: Readonly<Record<string, InviteTerms>>
   /** Ordered pins, `['e', id]` or `['a', address]`. */
   readonly pins: readonly (readonly string[])[]
   /** Join requests waiting for an admin (profiles that keep pending joins). */
@@ -36,6 +38,19 @@ export interface GroupRecord extends GroupBasics {
   /** Pubkeys removed by a moderator (not by leaving): their joins are refused. */
   readonly removed: readonly string[]
   readonly deleted: boolean
+}
+
+/**
+ * The terms of an invite code its 9009 set (see `invites.ts`).
+ *
+ * @example
+ * const terms: InviteTerms = { left: 25, expires: 1_900_000_000 } // 25 more joins, until then
+ */
+export interface InviteTerms {
+  /** Joins the code still admits; absent: any number (`["reusable"]`). */
+  readonly left?: number
+  /** Unix seconds from which the code admits nobody (NIP-40 `expiration` on the 9009). */
+  readonly expires?: number
 }
 
 /**
@@ -53,6 +68,8 @@ export interface GroupState extends GroupBasics {
   /** Members holding at least one role, with their roles. */
   readonly admins: { pubkey: string; roles: string[] }[]
   readonly invites: string[]
+  /** The terms of the codes in `invites` that have some (the others are single-use). */
+  readonly inviteTerms: Record<string, InviteTerms>
   readonly pins: string[][]
   readonly pending: string[]
   readonly deleted: boolean
@@ -60,6 +77,18 @@ export interface GroupState extends GroupBasics {
 
 /** The roles that carry moderation power; other role names are labels only. */
 export const PRIVILEGED_ROLES = ['admin', 'moderator'] as const
+
+/**
+ * True when `pubkey` moderates the group: an admin, or a moderator where the profile gives
+ * moderators power (groups_relay gives it to admins only). Such keys see the group's join
+ * requests, invite codes and reports (`visibility.ts`).
+ *
+ * @example
+ * isStaff(group, alice, PROFILES.roost) // true for an admin or a moderator
+ */
+export function isStaff(g: GroupRecord, pubkey: string, policy: { adminOnlyModeration: boolean }): boolean {
+  return hasRole(g, pubkey, 'admin') || (!policy.adminOnlyModeration && hasRole(g, pubkey, 'moderator'))
+}
 
 /** A new, empty group. */
 export function newGroup(
@@ -128,6 +157,11 @@ export function snapshot(g: GroupRecord): GroupState {
       .filter((pk) => (g.members[pk]?.length ?? 0) > 0)
       .map((pubkey) => ({ pubkey, roles: [...(g.members[pubkey] ?? [])] })),
     invites: [...g.invites],
+    inviteTerms: Object.fromEntries(
+      g.invites.flatMap((c) =>
+        g.inviteTerms && Object.hasOwn(g.inviteTerms, c) ? [[c, { ...g.inviteTerms[c] }]] : [],
+      ),
+    ),
     pins: g.pins.map((p) => [...p]),
     pending: [...g.pending],
     deleted: g.deleted,

@@ -86,17 +86,19 @@ async function admission(
 ): Promise<Admission> {
   const none: Admission = { add, creator: undefined, joinedItself: false, codeAuthors: [] }
   if (add.pubkey !== engine.pubkey) return none
-  const code = add.tags.find((t) => t[0] === 'code')?.[1]
+  const [request] = await engine.store.query({ kinds: [9021], '#h': [groupId], authors: [pubkey] }, 1)
+  // A code good for several joins is named in the join request only (the 9000 is public).
+  const requested = request && (JSON.parse(request.json) as NostrEvent).tags.find((t) => t[0] === 'code')?.[1]
+  const code = add.tags.find((t) => t[0] === 'code')?.[1] || requested
   if (code) {
     const invites = await engine.store.query({ kinds: [9009], '#h': [groupId] }, engine.ctx.limits.maxLimit)
     const authors = invites
       .map((row) => JSON.parse(row.json) as NostrEvent)
       .filter((e) => e.tags.some((t) => t[0] === 'code' && t[1] === code))
       .map((e) => e.pubkey)
-    return { ...none, codeAuthors: authors }
+    return { ...none, codeAuthors: authors, ...(requested && { requestCode: requested }) }
   }
   const [creation] = await engine.store.query({ kinds: [9007], '#h': [groupId] }, 1)
-  const [request] = await engine.store.query({ kinds: [9021], '#h': [groupId], authors: [pubkey] }, 1)
   const joinRole = engine.policy.joinRole
   const roles = add.tags.find((t) => t[0] === 'p' && t[1] === pubkey)?.slice(2) ?? []
   // A relay that adds joiners (or posters) with its join role made this add for the key's own act.

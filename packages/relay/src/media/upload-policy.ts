@@ -104,14 +104,17 @@ export interface Admission {
   readonly creator: string | undefined
   /** The key asked in itself (a 9021 of its own), or the relay let it in as a join (the profile's join role). */
   readonly joinedItself: boolean
-  /** The authors of the 9009s that made the invite code the 9000 names (empty without a code). */
+  /** The authors of the 9009s that made the invite code the 9000 (or the join request) names (empty without a code). */
   readonly codeAuthors: readonly string[]
+  /** The code the key's own join request named: a code good for several joins stays out of the public 9000. */
+  readonly requestCode?: string
 }
 
 /**
  * Whether someone other than `pubkey` let it into the group (the `invited` policy):
  * - a 9000 signed by another key (not the relay): an admin or moderator added it;
- * - a relay-made 9000 naming an invite code that another key (or the operator) made;
+ * - a relay-made 9000 naming an invite code that another key (or the operator) made, or following
+ *   a join request that named one (codes good for several joins are named there only);
  * - a relay-made 9000 without a code in a group the operator created, for a key that did not
  *   join by itself (`createGroup({ members })`).
  * A key's own 9007 (its relay-made admin 9000), its join to an open group and a code it made
@@ -122,7 +125,7 @@ export interface Admission {
  */
 export function letInBySomeoneElse(pubkey: string, relayKey: string, a: Admission): boolean {
   if (a.add.pubkey !== relayKey) return a.add.pubkey !== pubkey
-  const code = a.add.tags.find((t) => t[0] === 'code')?.[1]
+  const code = a.add.tags.find((t) => t[0] === 'code')?.[1] || a.requestCode
   if (code) return a.codeAuthors.some((author) => author !== pubkey)
   return a.creator === relayKey && !a.joinedItself
 }

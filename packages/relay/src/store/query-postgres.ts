@@ -1,7 +1,11 @@
 import { searchTerms } from '@roost/nip29'
 import type { Filter } from 'nostr-tools'
 import type pg from 'pg'
+import { STAFF_ONLY_KINDS } from '../groups/visibility'
 import type { Cursor, Page, ReadView, StoredRow } from './store'
+
+/** The staff-only kinds as an SQL list (numbers, inlined). */
+const STAFF_KINDS = [...STAFF_ONLY_KINDS].join(', ')
 
 /** What both the pool and one checked-out client offer: a parameterized query. */
 type Q = Pick<pg.Pool, 'query'>
@@ -50,13 +54,19 @@ function tsQuery(terms: readonly string[]): string {
  * 9000/9001 naming the reader where the view keeps those, and 39000 follows its own list.
  */
 function visibility(view: ReadView, p: (v: Param) => string): string | undefined {
-  if (view.hideAll.length === 0 && view.hide39000.length === 0) return undefined
+  // Join requests, invite codes and reports: their group's staff and their author only.
+  const staff = view.staffOf
+    ? `(e.kind NOT IN (${STAFF_KINDS}) OR e.grp IS NULL OR e.grp = ANY(${p(view.staffOf.map(pgText))}::text[])
+      OR e.pubkey = ANY(${p([...view.readers])}::text[]))`
+    : undefined
+  if (view.hideAll.length === 0 && view.hide39000.length === 0) return staff
   const k39 = view.hide39000.length > 0 ? `e.grp <> ALL(${p(view.hide39000.map(pgText))}::text[])` : 'true'
   let rest = view.hideAll.length > 0 ? `e.grp <> ALL(${p(view.hideAll.map(pgText))}::text[])` : 'true'
   if (view.naming.length > 0)
     rest = `(${rest} OR (e.kind IN (9000, 9001) AND e.grp = ANY(${p(view.naming.map(pgText))}::text[])
       AND EXISTS (SELECT 1 FROM tags v WHERE v.event = e.seq AND v.name = 'p' AND v.value = ANY(${p([...view.readers])}::text[]))))`
-  return `(e.grp IS NULL OR CASE WHEN e.kind = 39000 THEN ${k39} ELSE ${rest} END)`
+  const groups = `(e.grp IS NULL OR CASE WHEN e.kind = 39000 THEN ${k39} ELSE ${rest} END)`
+  return staff ? `${groups} AND ${staff}` : groups
 }
 
 interface Options {

@@ -1,6 +1,7 @@
 import { searchTerms } from '@roost/nip29'
 import type Database from 'better-sqlite3'
 import type { Filter } from 'nostr-tools'
+import { STAFF_ONLY_KINDS } from '../groups/visibility'
 import { ftsQuery, RANK, ROWID_MASK } from './search-sqlite'
 import type { Cursor, Page, ReadView, StoredRow } from './store'
 
@@ -34,6 +35,9 @@ interface Drive {
   /** Filter fields the walk already enforces. */
   covers: Set<string>
 }
+
+/** The staff-only kinds as an SQL list (numbers, inlined). */
+const STAFF_KINDS = [...STAFF_ONLY_KINDS].join(', ')
 
 const list = (values: readonly Param[]) => values.map(() => '?').join(',')
 const jsonList = (values: readonly string[]) => JSON.stringify(values)
@@ -199,6 +203,11 @@ function checks(f: Filter, terms: string[] | undefined, d: Drive, view: ReadView
     if (view.hide39000.length > 0) params.push(jsonList(view.hide39000))
     params.push(...restParams)
   }
+  if (view?.staffOf) {
+    // Join requests, invite codes and reports: their group's staff and their author only.
+    where.push(`(e.kind NOT IN (${STAFF_KINDS}) OR e.grp IS NULL OR e.grp ${IN_JSON} OR e.pubkey ${IN_JSON})`)
+    params.push(jsonList(view.staffOf), jsonList(view.readers))
+  }
   return { where, params }
 }
 
@@ -239,8 +248,14 @@ export class SqliteReads {
   query(f: Filter, limit: number, offset = 0): StoredRow[] {
     const terms = f.search === undefined ? undefined : searchTerms(f.search)
     if (empty(f, terms)) return []
-    const d = drive(f, terms, undefined, undefined, limit + offset)
-    const x = checks(f, terms, d, undefined)
+    let d = drive(f, terms, undefined, undefined, limit + offset)
+    let x = checks(f, terms, d, undefined)
+    // Each value's walk is cut at the limit before the rest of the filter applies: with more
+    // conditions, the cut rows may all fail them, and one statement has no next step to look further.
+    if (x.where.length > 0 && listLength(f) > 1) {
+      d = drive(f, terms, undefined, undefined, undefined)
+      x = checks(f, terms, d, undefined)
+    }
     const join = d.events ? '' : ` JOIN events e ON e.rowid = ${d.r}`
     const where = [...d.where, ...x.where]
     const sql = `SELECT ${d.distinct ? 'DISTINCT ' : ''}e.json, ${COLS}, ${d.c} AS created_at, ${d.r} AS seq
