@@ -107,6 +107,7 @@ describe('@roost/client exports', () => {
       'postThread',
       'react',
       'relayKey',
+      'report',
       'roles',
       'search',
       'sendMessage',
