@@ -26,6 +26,7 @@ Options:
   --profile <name>     roost | strict | relay29 | groups_relay | zooid | pyramid (default roost)
   --static <dir>       serve this directory over HTTP on the same port
   --demo               create the demo groups general, design and private (idempotent)
+  --local-chat         open NIP-29's relay-local group '_' (anyone may post; off by default)
   --late-window <s>    refuse group events older than this many seconds (0: off)
   --previous-minimum <n>  minimum number of previous references (roost 0, strict 3)
   --rate-limit <n/s>   EVENTs per connection: n per s seconds (default 200/10; 0 turns it off)
@@ -122,6 +123,7 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
         profile: { type: 'string' },
         static: { type: 'string' },
         demo: { type: 'boolean' },
+        'local-chat': { type: 'boolean' },
         'late-window': { type: 'string' },
         'previous-minimum': { type: 'string' },
         'livekit-url': { type: 'string' },
@@ -169,6 +171,7 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
   }
   if (typeof values.static === 'string') options.staticDir = values.static
   if (values.demo) options.demo = true
+  if (values['local-chat']) options.localChat = true
   for (const [flag, key] of [
     ['late-window', 'lateWindow'],
     ['previous-minimum', 'previousMinimum'],

@@ -103,6 +103,7 @@ export class Engine {
       tieOrder: opts.tieOrder ?? 'arrival',
       limits,
       publicUrls: () => (urls.length > 0 ? urls : [engine.url]),
+      localChat: opts.localChat ?? false,
       nonGroupKinds: new Set(opts.nonGroupKinds ?? DEFAULT_NON_GROUP_KINDS),
       now: clock,
       log: opts.log ?? (() => {}),

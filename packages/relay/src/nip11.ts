@@ -31,7 +31,7 @@ export function relayInfo(
   lateWindow?: number,
   limits: RelayLimits = LIMITS,
   media: MediaInfo = { maxUpload: DEFAULT_MAX_BLOB_BYTES, uploads: 'invited' },
-  operator: { info?: RelayInfoOverrides; nip86?: boolean } = {},
+  operator: { info?: RelayInfoOverrides; nip86?: boolean; localChat?: boolean } = {},
 ): Record<string, unknown> {
   const info = operator.info ?? {}
   return {
@@ -86,6 +86,8 @@ export function relayInfo(
     // Blossom (BUD-01/02) on an origin of its own, `url`: PUT /upload, GET /<sha256>.
     roost: {
       profile: policy.name,
+      // NIP-29's relay-local group `_` is open (`--local-chat`).
+      local_chat: operator.localChat ?? false,
       blossom: {
         ...(media.url !== undefined && { url: media.url }),
         max_upload: media.maxUpload,

@@ -54,6 +54,12 @@ export interface RelayOptions {
   limits?: Partial<RelayLimits>
   /** Per-connection EVENT rate limit; 200 events per 10 seconds by default. `events: 0` turns it off. */
   rateLimit?: { events: number; perSeconds: number }
+  /**
+   * Opens NIP-29's relay-local group `_` (off by default): the relay creates it (open, named "Relay
+   * chat", the `admins` as its admins) and anyone may post in it without joining. Off, every event
+   * for `_` (a 9007 creating it included) is refused with `restricted:`.
+   */
+  localChat?: boolean
   /** Kinds accepted without an `h` tag (NIP-09 deletions, profiles, relay and group lists, app data). */
   nonGroupKinds?: number[]
   /** Seconds between WebSocket pings; a connection that misses one pong is closed. 30 by default. */

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { WebSocketServer } from 'ws'
-import { createGroup, createInvite } from './admin'
+import { createGroup, createInvite, openLocalChat } from './admin'
 import { seedDemo } from './demo'
 import { Engine } from './engine'
 import { RelayOptionError } from './errors'
@@ -86,6 +86,7 @@ export async function startRelay(opts: RelayOptions = {}): Promise<RelayHandle> 
   if (opts.livekit) livekit = await liveKitHttp(engine, opts.livekit)
   let demo: DemoInfo | undefined
   if (opts.demo) demo = await seedDemo(engine)
+  if (opts.localChat) await openLocalChat(engine)
   await refreshAvFlags(engine)
   const heartbeat = setInterval(() => engine.heartbeat(), (opts.heartbeat ?? HEARTBEAT_S) * 1000)
   heartbeat.unref()
