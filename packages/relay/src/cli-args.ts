@@ -12,7 +12,7 @@ import { isRelayProfile } from './profiles'
 export const USAGE = `Usage: roost-relay [options]
        roost-relay admin [--url <relay-url>] <method> [params...]   (NIP-86; see admin --help)
 
-A NIP-29 groups relay (NIP-01/09/11/29/42/50/86) on one SQLite file, or on PostgreSQL shared by
+A NIP-29 groups relay (NIP-01/09/11/29/42/45/50/77/86) on one SQLite file, or on PostgreSQL shared by
 several relay processes.
 
 Options:

@@ -7,6 +7,7 @@ import { Bans, followLists } from './bans'
 import { clientAddress } from './client-address'
 import { Connection, heartbeat } from './connection'
 import type { Admission, RelayContext } from './context'
+import { answerCount } from './count'
 import { RelayOptionError } from './errors'
 import { groupOf } from './groups/intake'
 import type { GroupRecord } from './groups/record'
@@ -178,6 +179,7 @@ export class Engine {
         event: (c, e, admission) => this.onEvent(c, e, admission),
         req: (c, subId, filters: Filter[]) => this.query.req(c, subId, filters),
         close: (c, subId) => this.query.close(c, subId),
+        count: (c, subId, filters) => answerCount(this.ctx, c, subId, filters),
         neg: (c, message) => this.negentropy.handle(c, message),
       },
       rate,

@@ -41,7 +41,7 @@ export function relayInfo(
     ...(info.icon !== undefined && { icon: info.icon }),
     ...(policy.nip11Self && { self: keys.relay }),
     pubkey: policy.separateOwnerKey ? keys.owner : keys.relay,
-    supported_nips: [1, 9, 11, 29, 42, 50, 70, 77, ...(operator.nip86 ? [86] : [])],
+    supported_nips: [1, 9, 11, 29, 42, 45, 50, 70, 77, ...(operator.nip86 ? [86] : [])],
     // NIP-77 protocol version (V1), as strfry advertises it.
     negentropy: 1,
     software: 'https://github.com/roost/roost/tree/main/packages/relay',
