@@ -25,6 +25,9 @@ Options:
   --secret-key <hex>   relay signing key (default: generated once, kept in the db)
   --profile <name>     roost | strict | relay29 | groups_relay | zooid | pyramid (default roost)
   --static <dir>       serve this directory over HTTP on the same port
+  --tls                serve https:// and wss:// with a self-signed certificate made on first
+                       run beside the database (tls-cert.pem), for trying clients locally;
+                       prints how to trust it. A public relay goes behind a TLS proxy instead
   --demo               create the demo groups general, design and private (idempotent)
   --local-chat         open NIP-29's relay-local group '_' (anyone may post; off by default)
   --late-window <s>    refuse group events older than this many seconds (0: off)
@@ -96,7 +99,7 @@ const QUOTA_FLAGS = {
 
 /** The result of parsing the command line: options for startRelay, or help/an error to print. */
 export type CliParse =
-  | { ok: true; options: RelayOptions; verbose: boolean; logFormat?: LogFormat }
+  | { ok: true; options: RelayOptions; verbose: boolean; logFormat?: LogFormat; tls?: boolean }
   | { ok: false; help: boolean; error?: string }
 
 /**
@@ -124,6 +127,7 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
         static: { type: 'string' },
         demo: { type: 'boolean' },
         'local-chat': { type: 'boolean' },
+        tls: { type: 'boolean' },
         'late-window': { type: 'string' },
         'previous-minimum': { type: 'string' },
         'livekit-url': { type: 'string' },
@@ -274,5 +278,6 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
     options,
     verbose: !!values.verbose,
     ...(extra.logFormat && { logFormat: extra.logFormat }),
+    ...(values.tls === true && { tls: true }),
   }
 }

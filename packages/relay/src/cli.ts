@@ -4,6 +4,7 @@ import { parseCli, USAGE } from './cli-args'
 import { RelayError } from './errors'
 import { formatLog, isNotable } from './log'
 import { isPostgresUrl, redactDbUrl } from './store/db-url'
+import { localCertificate, trustHint } from './tls'
 
 export { type CliParse, parseCli, USAGE } from './cli-args'
 
@@ -37,6 +38,15 @@ export async function main(argv: string[]): Promise<void> {
   options.log = (line) => {
     if (parsed.verbose || isNotable(line)) process.stderr.write(`${formatLog(format, line)}\n`)
   }
+  // --tls: the local certificate beside the database (made on first run), or under .roost.
+  const local = parsed.tls
+    ? localCertificate(
+        options.db && options.db !== ':memory:' && !isPostgresUrl(options.db)
+          ? dirname(options.db)
+          : '.roost',
+      )
+    : undefined
+  if (local) options.tls = { key: local.key, cert: local.cert }
   const { startRelay } = await import('./relay')
   let relay: Awaited<ReturnType<typeof startRelay>>
   try {
@@ -54,9 +64,10 @@ export async function main(argv: string[]): Promise<void> {
     `  database:         ${redactDbUrl(options.db ?? '')}`,
   ]
   if (options.urls) out.push(`  public URLs:      ${options.urls.join(' ')}`)
+  if (local) out.push(...trustHint(local, relay.url.replace('wss://', 'https://')))
   if (options.livekit) out.push(`  LiveKit (AV):     ${options.livekit.url}`)
   if (options.staticDir)
-    out.push(`  web:              ${relay.url.replace('ws://', 'http://')}/ (from ${options.staticDir})`)
+    out.push(`  web:              ${relay.url.replace(/^ws/, 'http')}/ (from ${options.staticDir})`)
   out.push(`  media (Blossom):  ${relay.mediaUrl}`)
   if (options.urls && !options.mediaUrl)
     out.push('  (behind a proxy, give --media-url: the media port needs a public origin of its own)')

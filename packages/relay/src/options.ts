@@ -24,6 +24,12 @@ export interface RelayOptions {
   /** Interface to bind; '127.0.0.1' by default. */
   host?: string
   /**
+   * Serve HTTPS and WSS on the relay's port (and on Blossom's) with this key and certificate (PEM):
+   * `url` is then `wss://`. For trying clients against a local relay (`--tls` makes a self-signed
+   * one); a public relay is usually served behind a TLS proxy instead, with `urls: ['wss://…']`.
+   */
+  tls?: { key: string | Buffer; cert: string | Buffer }
+  /**
    * Where events live: a SQLite file path (opened in WAL mode), ':memory:' (the default), or a
    * `postgres://` URL that several relay processes can share (migrations are applied on start).
    */
