@@ -1,7 +1,9 @@
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
+import { nip19 } from 'nostr-tools'
 import { parseCli, USAGE } from './cli-args'
 import { RelayError } from './errors'
+import { LOCAL_GROUP } from './groups/local-chat'
 import { formatLog, isNotable } from './log'
 import { isPostgresUrl, redactDbUrl } from './store/db-url'
 import { localCertificate, trustHint } from './tls'
@@ -78,6 +80,12 @@ export async function main(argv: string[]): Promise<void> {
       `  design invite:    ${relay.demo.invite}${left === undefined ? '' : `  (admits ${left} more newcomers)`}`,
     )
   }
+  // Links name the public URL (behind a TLS front, --url wss://…), as clients will reach the relay.
+  const linkUrl = options.urls?.[0] ?? relay.url
+  const link = (identifier: string) =>
+    nip19.naddrEncode({ kind: 39000, pubkey: relay.pubkey, identifier, relays: [linkUrl] })
+  if (relay.demo) out.push(`  design link:      ${link('design')}?invite=${relay.demo.invite}`)
+  if (options.localChat) out.push(`  relay chat ('_'): ${link(LOCAL_GROUP)}`)
   let stopping = false
   const stop = (signal: string) => {
     if (stopping) {

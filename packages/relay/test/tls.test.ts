@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createServer as createTlsServer, type Server as TlsServer } from 'node:tls'
 import { fileURLToPath } from 'node:url'
-import { verifyEvent } from 'nostr-tools'
+import { nip19, verifyEvent } from 'nostr-tools'
 import { AbstractRelay } from 'nostr-tools/abstract-relay'
 import { finalizeEvent } from 'nostr-tools/pure'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -122,7 +122,8 @@ describe('TLS', () => {
     const dir = mkdtempSync(join(tmpdir(), 'roost-tls-'))
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
     const start = async () => {
-      const child = spawn(process.execPath, [BIN, '--tls', '--port', '0', '--db', join(dir, 'relay.db')], {
+      const args = ['--tls', '--port', '0', '--db', join(dir, 'relay.db'), '--demo', '--local-chat']
+      const child = spawn(process.execPath, [BIN, ...args], {
         stdio: ['ignore', 'pipe', 'pipe'],
       })
       const exited = new Promise((resolve) => child.on('exit', resolve))
@@ -149,6 +150,12 @@ describe('TLS', () => {
     const cert = readFileSync(certPath, 'utf8')
     const fingerprint = new X509Certificate(cert).fingerprint256
     expect(first.out).toContain(fingerprint)
+    // The links it prints name the wss:// URL.
+    for (const label of ['design link', "relay chat \\('_'\\)"]) {
+      const naddr = first.out.match(new RegExp(`${label}: +(naddr1[a-z0-9]+)`))?.[1] as string
+      const decoded = nip19.decode(naddr)
+      expect(decoded.type === 'naddr' && decoded.data.relays).toEqual([first.url])
+    }
     const alice = user()
     const c = await RawClient.open(first.url, undefined, { ca: cert })
     expect(await c.auth(alice, first.url)).toEqual({ ok: true, message: '' })
