@@ -106,6 +106,11 @@ describe('NIP-45 COUNT', () => {
       [{ kinds: [39000, 39002], '#d': ['secret', 'pub'] }],
       [{ kinds: [9000] }, { kinds: [9] }],
       [{ authors: [dave.pk, carol.pk, bob.pk] }],
+      [{ search: 'secret' }],
+      [
+        { search: 'pub', kinds: [9] },
+        { search: 'secret', '#h': ['secret', 'pub'] },
+      ],
     ]
     for (const reader of [undefined, alice, bob, carol, dave]) {
       const c = await as(r.url, reader)
