@@ -35,8 +35,9 @@ function runBot(dir: string, nsec: string): ChildProcess {
   const child = spawn(
     process.execPath,
     ['--conditions=@roost/source', '--import', 'tsx', join(dir, 'bot.mjs')],
-    { cwd: dir, env: { ...process.env, BOT_NSEC: nsec }, stdio: ['ignore', 'inherit', 'inherit'] },
+    { cwd: dir, env: { ...process.env, BOT_NSEC: nsec }, stdio: ['ignore', 'ignore', 'pipe'] },
   )
+  child.stderr?.on('data', (d) => console.error(`bot: ${d}`)) // a crash shows in the test's output
   const exited = new Promise((r) => child.on('exit', r))
   h.defer(async () => {
     if (child.exitCode === null) child.kill('SIGKILL')

@@ -9,11 +9,13 @@ import type { GroupEvent } from './types'
  */
 export interface SubscribeOptions {
   /**
-   * Replay first, as `incoming`, every event of the group the local store holds after this cursor,
-   * oldest first: after the event with this id (in timeline order; an id the store does not hold
+   * Replay first, as `incoming`, the events of the group the local store holds after this cursor,
+   * in timeline order: after the event with this id (an id the store does not hold for the group
    * replays nothing), or with `created_at` above this unix time. Then the live events, each told
    * once. With a persistent store (SQLite, IndexedDB) this survives a restart: a bot keeps the id
-   * of the newest event it answered and hears everything after it, cached or new.
+   * of the newest event it answered and hears everything after it, cached or new. The id's own
+   * second is replayed whole, the id aside (an event of that second may have arrived after it yet
+   * sort before it): answer idempotently, or remember that second's ids, if a repeat matters.
    */
   after?: string | number
 }
@@ -32,9 +34,10 @@ async function storedAfter(store: EventStore, fork: string, after: string | numb
   if (typeof after === 'number') return (await store.query({ fork, since: after + 1 })).reverse()
   const cursor = await store.get(after)
   if (!cursor) return []
+  // The cursor's own second is replayed whole: an event of that second can arrive after the cursor
+  // yet sort before it (a backlog is numbered as history), and a lost event is worse than a repeat.
   const oldestFirst = (await store.query({ fork, since: cursor.created_at })).reverse()
-  const at = oldestFirst.findIndex((e) => e.id === after)
-  return at < 0 ? [] : oldestFirst.slice(at + 1)
+  return oldestFirst.some((e) => e.id === after) ? oldestFirst.filter((e) => e.id !== after) : []
 }
 
 /**
