@@ -12,8 +12,10 @@ import { isRelayProfile } from './profiles'
 export const USAGE = `Usage: roost-relay [options]
        roost-relay admin [--url <relay-url>] <method> [params...]   (NIP-86; see admin --help)
 
-A NIP-29 groups relay (NIP-01/09/11/29/42/45/50/77/86) on one SQLite file, or on PostgreSQL shared by
-several relay processes.
+A NIP-29 groups relay (NIP-01/09/11/29/42/45/50/70/77/86; NIP-50 is search) on one SQLite file, or
+on PostgreSQL shared by several relay processes. Once it accepts connections it prints one line,
+\`roost-relay ready <ws-url>\`, for scripts to wait for (with --log-format json: the line whose
+"event" is "listening").
 
 Options:
   --port <n>           TCP port (default 7777; 0 picks a free one)

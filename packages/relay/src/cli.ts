@@ -12,6 +12,11 @@ export { type CliParse, parseCli, USAGE } from './cli-args'
 
 /** How long SIGTERM or SIGINT gives the relay to close cleanly before the process exits 1, ms. */
 const STOP_MS = 5_000
+/**
+ * The ready line's prefix: `roost-relay ready <ws-url>`, one line on stdout once the relay accepts
+ * connections, the last of the banner. Scripts wait for it; its form is documented and kept.
+ */
+export const READY = 'roost-relay ready '
 
 /**
  * Runs the CLI: starts the relay, prints where it listens, closes cleanly on SIGINT/SIGTERM (exit 0,
@@ -128,5 +133,5 @@ export async function main(argv: string[]): Promise<void> {
         ...(relay.demo && { demo: relay.demo }),
       })}\n`,
     )
-  } else process.stdout.write(`${out.join('\n')}\n`)
+  } else process.stdout.write(`${out.join('\n')}\n${READY}${relay.url}\n`)
 }

@@ -13,29 +13,11 @@ import {
 import type { NostrEvent } from 'nostr-tools/core'
 import { authClock, fetchCallToken } from './call'
 import type { GroupAdmin } from './group-admin'
-import type { GroupContext } from './group-context'
-import type { GroupState } from './group-state'
-import type { GroupWriters } from './group-writers'
-import type { GroupHistory } from './history'
-import { type SearchableGroup, type SearchHit, type SearchOptions, searchGroups } from './search'
-import type { Timeline } from './timeline'
+import type { GroupInside } from './group-inside'
+import { type SubscribeOptions, subscribeAfter } from './replay'
+import { type SearchHit, type SearchOptions, searchGroups } from './search'
 import type { CanSend, GroupEvent, GroupSnapshot, Message, Thread } from './types'
-import type { GroupUnread } from './unread'
 import type { SendOptions } from './writes'
-
-/** @internal What a {@link Group} is the face of: its core (`group-core.ts`), which the registry holds. */
-export interface GroupInside extends SearchableGroup {
-  readonly key: GroupKey
-  readonly ctx: GroupContext
-  readonly state: GroupState
-  readonly reads: GroupUnread
-  readonly history: GroupHistory
-  readonly writers: GroupWriters
-  readonly snapshot: () => GroupSnapshot
-  readonly subscribe: (listener: (e: GroupEvent) => void) => () => void
-  folded(): Timeline
-  canSend(kind: number): CanSend
-}
 
 /**
  * One NIP-29 group on one relay (a `GroupKey`), the object a UI holds; made by `roost.groups`.
@@ -56,10 +38,15 @@ export class Group {
   /** Everything a UI shows, immutable; its `messages` and `threads` are built when first read. */
   readonly snapshot: () => GroupSnapshot
   /**
-   * Listens to `incoming` (each new event from the relay or our own send, not the store), `updated`
-   * (coalesced), `refused` (the relay ended our subscription: its text) and `eose`; returns the stop.
+   * Listens to `incoming`, `updated` (coalesced), `refused` (the relay ended our subscription: its
+   * text) and `eose`; returns the stop. `incoming` is each event new to this client, live from the
+   * relay or our own send: events sent while we were offline are `incoming` when the relay hands
+   * them over; events this client already stored are not, even when the relay sends them again
+   * after a restart; and a listener added once `join()` resolved hears none of the history it
+   * loaded. `{ after }` replays the stored events after a cursor first (see `SubscribeOptions`).
+   * @example group.subscribe((e) => { if (e.type === 'incoming') answer(e.event) }, { after: lastId })
    */
-  readonly subscribe: (listener: (e: GroupEvent) => void) => () => void
+  readonly subscribe: (listener: (e: GroupEvent) => void, opts?: SubscribeOptions) => () => void
   readonly #in: GroupInside
   #callClock: (() => number) | undefined
 
@@ -68,7 +55,8 @@ export class Group {
     this.#in = inside
     this.key = inside.key
     this.snapshot = inside.snapshot
-    this.subscribe = inside.subscribe
+    this.subscribe = (listener, opts) =>
+      opts?.after === undefined ? inside.subscribe(listener) : subscribeAfter(inside, listener, opts.after)
   }
 
   /** Administering: members and roles, metadata, invites, join requests, deleting the group. */
@@ -199,6 +187,14 @@ export class Group {
   /** Starts a thread (kind 11). @example const root = await group.postThread('Plan', 'Friday?') */
   postThread(title: string, content: string): Promise<NostrEvent> {
     return this.#in.writers.writes.postThread(title, content)
+  }
+  /**
+   * Answers `target` as its kind asks: a kind 11 thread or a kind 1111 comment gets a comment in
+   * that thread (root found from the comment's tags), a kind 9 or 1 a kind 9 reply.
+   * @example group.subscribe((e) => { if (e.type === 'incoming' && e.event.content === 'ping') void group.reply(e.event, 'pong') })
+   */
+  reply(target: Message | NostrEvent, text: string): Promise<NostrEvent> {
+    return this.#in.writers.writes.reply(target, text)
   }
   /** Comments in a thread (kind 1111): `parent` is the root or another comment. @example await group.comment(root, root, 'ok') */
   comment(root: Message | NostrEvent, parent: Message | NostrEvent, content: string): Promise<NostrEvent> {
