@@ -81,6 +81,39 @@ describe('sending', () => {
     await until(b, (s) => s.messages.some((m) => m.id === sent.id))
   })
 
+  for (const how of ['a moderator’s 9005', 'the author’s NIP-09 kind 5'] as const) {
+    it(`after ${how} deletes a message, the next post is accepted the first time (the window drops it)`, async () => {
+      const relay = await h.relay({ profile: 'relay29' })
+      const log: WireLog = { sent: [], received: [] }
+      const alice = client({ pool: { websocket: recordingWebSocket(log) } })
+      const id = await relay.createGroup({ name: 'Tidy', admins: [await alice.signer.getPublicKey()] })
+      const bob = client()
+      const a = await alice.groups.join(groupCode(relay, id))
+      const b = await bob.groups.join(groupCode(relay, id))
+      await until(a, (s) => s.membership.status === 'member')
+      await until(b, (s) => s.membership.status === 'member')
+      const bobs = []
+      for (let i = 0; i < 3; i++) bobs.push(await b.sendMessage(`bob ${i}`))
+      const last = bobs[2]!
+      await until(a, (s) => s.messages.some((m) => m.id === last.id))
+      expect(a.snapshot().messages.some((m) => m.id === last.id)).toBe(true)
+
+      if (how === 'a moderator’s 9005') await a.deleteEvent(last.id)
+      else await b.deleteOwn(last)
+      await until(a, (s) => !s.messages.some((m) => m.id === last.id)) // Alice has seen the deletion
+
+      log.sent.length = 0
+      log.received.length = 0
+      const sent = await a.sendMessage('after the deletion')
+      expect(refusals(log)).toEqual([]) // no `previous id … wasn't found`, no retry
+      expect(log.sent.filter((m) => m.startsWith('["EVENT"'))).toHaveLength(1)
+      const previous = sent.tags.find((t) => t[0] === 'previous')?.slice(1) ?? []
+      expect(previous).not.toContain(last.id.slice(0, 8))
+      expect(previous).toEqual(expect.arrayContaining([bobs[1]!.id.slice(0, 8)]))
+      await until(b, (s) => s.messages.some((m) => m.id === sent.id))
+    })
+  }
+
   it('a late message (clock behind the relay’s window) is refused with the relay’s text and not shown', async () => {
     const relay = await h.relay({ profile: 'strict', lateWindow: 60 })
     const id = await relay.createGroup({ name: 'Clock' })
