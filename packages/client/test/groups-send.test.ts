@@ -1,4 +1,5 @@
 import { join } from 'node:path'
+import { nip19 } from 'nostr-tools'
 import { afterEach, describe, expect, it } from 'vitest'
 import { CannotSendError, type Group, type GroupSnapshot, PublishRefusedError } from '../src'
 import { SqliteEventStore } from '../src/sqlite'
@@ -113,6 +114,33 @@ describe('sending', () => {
       await until(b, (s) => s.messages.some((m) => m.id === sent.id))
     })
   }
+
+  it('a reply carries the NIP-C7 shape over the relay: e and q tags, and the quoted event’s nevent link before the text', async () => {
+    const relay = await h.relay()
+    const id = await relay.createGroup({ name: 'Quotes' })
+    const alice = client()
+    const bob = client()
+    const a = await alice.groups.join(groupCode(relay, id))
+    const b = await bob.groups.join(groupCode(relay, id))
+    await until(a, (s) => s.membership.status === 'member')
+    await until(b, (s) => s.membership.status === 'member')
+    const parent = await a.sendMessage('lunch?')
+    await until(b, (s) => s.messages.some((m) => m.id === parent.id))
+    const row = b.snapshot().messages.find((m) => m.id === parent.id)!
+    const reply = await b.sendMessage('yes', { replyTo: row })
+
+    const [stored] = await alice.pool.fetch([relay.url], [{ ids: [reply.id] }])
+    const link = `nostr:${nip19.neventEncode({ id: parent.id, relays: [relay.url], author: parent.pubkey, kind: 9 })}`
+    expect(stored!.content).toBe(`${link}\nyes`)
+    expect(stored!.tags).toEqual(
+      expect.arrayContaining([
+        ['e', parent.id],
+        ['q', parent.id, relay.url, parent.pubkey],
+      ]),
+    )
+    const seen = await until(a, (s) => s.messages.some((m) => m.id === reply.id))
+    expect(seen.messages.find((m) => m.id === reply.id)!.replyTo).toEqual([parent.id])
+  })
 
   it('a late message (clock behind the relay’s window) is refused with the relay’s text and not shown', async () => {
     const relay = await h.relay({ profile: 'strict', lateWindow: 60 })
