@@ -142,6 +142,49 @@ describe('sending', () => {
     expect(seen.messages.find((m) => m.id === reply.id)!.replyTo).toEqual([parent.id])
   })
 
+  it('a reply in thread on a chat message (NIP-22, K 9): a thread of its own for every member, counted under the message', async () => {
+    const relay = await h.relay()
+    const id = await relay.createGroup({ name: 'Slack-like' })
+    const alice = client()
+    const bob = client()
+    const a = await alice.groups.join(groupCode(relay, id))
+    const b = await bob.groups.join(groupCode(relay, id))
+    await until(a, (s) => s.membership.status === 'member')
+    await until(b, (s) => s.membership.status === 'member')
+    const question = await a.sendMessage('who has the slides?')
+    await until(b, (s) => s.messages.some((m) => m.id === question.id))
+
+    // A chat message is a thread root before anyone replies: an empty thread, not counted as one.
+    const empty = b.thread(question.id)!
+    expect(empty.root.id).toBe(question.id)
+    expect(empty.comments).toEqual([])
+    expect(b.threads()).toEqual([])
+    expect(b.snapshot().messages.find((m) => m.id === question.id)!.thread).toBeUndefined()
+
+    const comment = await b.comment(empty.root, empty.root, 'I do')
+    expect(comment.kind).toBe(1111)
+    expect(comment.tags).toEqual(
+      expect.arrayContaining([
+        ['h', id],
+        ['E', question.id, relay.url, question.pubkey],
+        ['K', '9'],
+        ['e', question.id, relay.url, question.pubkey],
+        ['k', '9'],
+      ]),
+    )
+    for (const g of [a, b]) {
+      const s = await until(g, (s) => s.threads.some((t) => t.root.id === question.id))
+      const row = s.messages.find((m) => m.id === question.id)!
+      expect(row.thread).toEqual({ title: '', comments: 1, lastCommentAt: comment.created_at })
+      expect(g.thread(question.id)!.comments.map((c) => c.id)).toEqual([comment.id])
+      expect(s.messages.some((m) => m.id === comment.id)).toBe(false) // in the thread, not the channel
+    }
+    // The author withdraws it: the chat message is no thread any more.
+    await b.deleteOwn(comment)
+    await until(a, (s) => !s.threads.some((t) => t.root.id === question.id))
+    expect(a.snapshot().messages.find((m) => m.id === question.id)!.thread).toBeUndefined()
+  })
+
   it('a late message (clock behind the relay’s window) is refused with the relay’s text and not shown', async () => {
     const relay = await h.relay({ profile: 'strict', lateWindow: 60 })
     const id = await relay.createGroup({ name: 'Clock' })

@@ -3,7 +3,7 @@ import type { Contexts, UnreadCount } from '@roost/read-state'
 import type { NostrEvent } from 'nostr-tools/core'
 import { buildMessage } from './message-view'
 import { ArrivalOrder } from './timeline-order'
-import { TimelineUnread } from './timeline-unread'
+import { THREAD_ROOT_KINDS, TimelineUnread } from './timeline-unread'
 import type { Message, Thread } from './types'
 
 /** Kinds that are top-level rows of a group's channel (DESIGN decision 7). */
@@ -87,7 +87,8 @@ export class Timeline {
 
   private visibleThreadRoot(id: string | undefined): boolean {
     if (id === undefined || this.deleted.has(id)) return false
-    return this.rowIds.get(id)?.kind === KINDS.thread
+    const kind = this.rowIds.get(id)?.kind
+    return kind !== undefined && THREAD_ROOT_KINDS.has(kind)
   }
 
   /** Number of distinct events added (any kind). */
@@ -213,7 +214,8 @@ export class Timeline {
   delete(id: string): void {
     if (this.deleted.has(id)) return
     this.deleted.add(id)
-    this.unread.deleted(id, this.rowIds.get(id)?.kind === KINDS.thread)
+    const kind = this.rowIds.get(id)?.kind
+    this.unread.deleted(id, kind !== undefined && THREAD_ROOT_KINDS.has(kind))
     const comment = this.commentIds.get(id)
     if (comment) this.invalidate(comment.tags.find((t) => t[0] === 'E')?.[1] ?? id)
     const reaction = this.reactionIds.get(id)
@@ -256,15 +258,19 @@ export class Timeline {
     return value
   }
 
-  /** Kind 11 threads with their comments, by latest activity (oldest first). */
+  /**
+   * Threads with their comments, by latest activity (oldest first): every kind 11, and every kind 9
+   * replied to in thread (one comment or more).
+   */
   threads(): readonly Thread[] {
     if (this.cachedThreads?.version === this.version) return this.cachedThreads.value
     const out: Thread[] = []
     for (const e of this.rows) {
-      if (e.kind !== KINDS.thread || this.deleted.has(e.id)) continue
+      if (!THREAD_ROOT_KINDS.has(e.kind) || this.deleted.has(e.id)) continue
       const comments = (this.comments.get(e.id) ?? [])
         .filter((c) => !this.deleted.has(c.id))
         .map((c) => this.build(c))
+      if (e.kind !== KINDS.thread && comments.length === 0) continue
       out.push(Object.freeze({ root: this.build(e), comments: Object.freeze(comments) }))
     }
     out.sort(
@@ -275,6 +281,18 @@ export class Timeline {
     const value = Object.freeze(out)
     this.cachedThreads = { version: this.version, value }
     return value
+  }
+
+  /**
+   * One thread by its root: a kind 11, or a kind 9 (with no comment yet, its thread is empty: the
+   * first reply in thread starts it). `undefined` for anything else, or a root not loaded.
+   */
+  thread(rootId: string): Thread | undefined {
+    const found = this.threads().find((t) => t.root.id === rootId)
+    if (found) return found
+    const row = this.rowIds.get(rootId)
+    if (!row || row.kind !== KINDS.chat || this.deleted.has(rootId)) return undefined
+    return Object.freeze({ root: this.build(row), comments: Object.freeze([]) })
   }
 
   /** A row or comment by id, if loaded and not deleted. */
