@@ -19,3 +19,18 @@ export function leadingQuote(
   if (tagged.length > 0 && !tagged.includes(first.id)) return undefined
   return { id: first.id, text: content.slice(first.raw.length).replace(/^[ \t]*(\r?\n)?/, '') }
 }
+
+/**
+ * The text of a kind 9 without the quoted event's leading link (see {@link leadingQuote}): what a
+ * notification or a search result shows. Other kinds come back as they are.
+ *
+ * @example
+ * quoteFreeText(reply) // 'yes'
+ */
+export function quoteFreeText(event: { kind: number; content: string; tags: string[][] }): string {
+  if (event.kind !== 9) return event.content
+  const tagged = event.tags
+    .filter((t) => (t[0] === 'q' || t[0] === 'e') && typeof t[1] === 'string')
+    .map((t) => t[1] as string)
+  return leadingQuote(event.content, tagged)?.text ?? event.content
+}
