@@ -93,13 +93,16 @@ export class Group {
   messages(): readonly Message[] {
     return this.#in.folded().messages()
   }
-  /** Kind 11 threads with their kind 1111 comments. */
+  /** Threads with their kind 1111 comments: kind 11 threads, and kind 9 messages replied to in thread. */
   threads(): readonly Thread[] {
     return this.#in.folded().threads()
   }
-  /** One thread by its root id. */
+  /**
+   * One thread by its root id: a kind 11, or any kind 9 message (empty until its first reply in
+   * thread). @example await group.comment(group.thread(message.id)!.root, message, 'in thread')
+   */
   thread(rootId: string): Thread | undefined {
-    return this.threads().find((t) => t.root.id === rootId)
+    return this.#in.folded().thread(rootId)
   }
   /** A loaded event (row or comment) by id, e.g. to render a quoted reply. */
   event(id: string): NostrEvent | undefined {
@@ -196,7 +199,7 @@ export class Group {
   reply(target: Message | NostrEvent, text: string): Promise<NostrEvent> {
     return this.#in.writers.writes.reply(target, text)
   }
-  /** Comments in a thread (kind 1111): `parent` is the root or another comment. @example await group.comment(root, root, 'ok') */
+  /** Comments (kind 1111) in a kind 11 thread or on a kind 9 (reply in thread): `parent` is the root or a comment. @example await group.comment(root, root, 'ok') */
   comment(root: Message | NostrEvent, parent: Message | NostrEvent, content: string): Promise<NostrEvent> {
     return this.#in.writers.writes.comment(root, parent, content)
   }

@@ -84,7 +84,7 @@ export class GroupWrites {
     const targets =
       opts.replyTo === undefined ? [] : Array.isArray(opts.replyTo) ? opts.replyTo : [opts.replyTo]
     const replyTo = (targets as Target[]).map((t) =>
-      typeof t === 'string' ? t : { id: t.id, pubkey: t.pubkey, relay: key.relay },
+      typeof t === 'string' ? t : { id: t.id, pubkey: t.pubkey, relay: key.relay, kind: t.kind },
     )
     return this.publish((previous) =>
       key.id.message(content, {
