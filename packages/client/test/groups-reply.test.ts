@@ -6,6 +6,7 @@
  */
 import { KINDS } from '@roost/nip29'
 import type { NostrEvent } from 'nostr-tools/core'
+import * as nip19 from 'nostr-tools/nip19'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { GroupEvent } from '../src'
 import { groupCode, Harness, until } from './helpers'
@@ -37,7 +38,11 @@ describe('group.reply', () => {
     const row = a.snapshot().messages.find((m) => m.id === question.id)!
     const answer = await a.reply(row, 'yes')
     expect(answer.kind).toBe(KINDS.chat)
-    expect(answer.content).toBe('yes')
+    // NIP-C7: the quoted message's nevent link on a line of its own, then the text.
+    const link = answer.content.split('\n')[0] as string
+    expect(answer.content).toBe(`${link}\nyes`)
+    const decoded = nip19.decode(link.replace(/^nostr:/, ''))
+    expect(decoded.type === 'nevent' && decoded.data.id).toBe(question.id)
     expect(tag(answer, 'q')?.[1]).toBe(question.id)
     const seen = await until(b, (s) => s.messages.some((m) => m.id === answer.id), PATIENCE)
     expect(seen.messages.find((m) => m.id === answer.id)?.replyTo).toEqual([question.id])
