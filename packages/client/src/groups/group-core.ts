@@ -179,6 +179,7 @@ export class GroupCore implements GroupInside, SnapshotSource, WritersContext {
     const request = this.requests.add(event)
     if (this.rows.timeline.has(event.id)) {
       if (request) this.changed()
+      if (!fromStore && event.pubkey === this.ctx.me) this.writers.seen(event)
       return request
     }
     this.snapshots.pinRows()
@@ -187,6 +188,7 @@ export class GroupCore implements GroupInside, SnapshotSource, WritersContext {
     if (!fromStore) {
       this.storeWrites.queue(event, older)
       this.updates.emit({ type: 'incoming', event }) // new arrivals only: a restart notifies nothing
+      if (event.pubkey === this.ctx.me) this.writers.seen(event) // an unanswered send of ours is stored
     }
     return true
   }
@@ -282,6 +284,11 @@ export class GroupCore implements GroupInside, SnapshotSource, WritersContext {
       this.subscription.refused = undefined
       this.changed()
     }
+  }
+
+  /** True once closed or discarded. */
+  isClosed(): boolean {
+    return this.closed
   }
 
   /** Stops listening and writes what is pending. */

@@ -17,6 +17,7 @@ import type { GroupContext } from './group-context'
 import type { GroupState } from './group-state'
 import type { GroupWriters } from './group-writers'
 import type { GroupHistory } from './history'
+import type { GroupOutbox, OutgoingSend } from './outbox'
 import { type SearchableGroup, type SearchHit, type SearchOptions, searchGroups } from './search'
 import type { Timeline } from './timeline'
 import type { CanSend, GroupEvent, GroupSnapshot, Message, Thread } from './types'
@@ -191,6 +192,29 @@ export class Group {
    */
   sendMessage(content: string, opts?: SendOptions): Promise<NostrEvent> {
     return this.#in.writers.writes.sendMessage(content, opts)
+  }
+  /**
+   * Sends a kind 9 chat message as `sendMessage` does, without waiting: returns the send, whose
+   * state (`sending`, `sent`, `failed` with the relay's reason, `unknown` when no answer came in
+   * time) the caller branches on. It stays in {@link outbox} until sent or discarded; an unknown
+   * send resolves by itself (the relay's copy is looked up by id), and `retry()` sends the same
+   * signed event again, so it never makes a second copy.
+   * @throws CannotSendError (at once, before anything is signed)
+   * @example
+   * const send = group.send('hello')
+   * const state = await send.answered()
+   * if (state.status === 'failed') console.warn(state.reason) // then send.retry() or send.discard()
+   */
+  send(content: string, opts?: SendOptions): OutgoingSend {
+    return this.#in.writers.writes.send(content, opts)
+  }
+  /**
+   * Our messages sent with {@link send} that are not known to be stored: sending, unknown and
+   * failed ones, oldest first.
+   * @example const stop = group.outbox.subscribe(() => render(group.outbox.list()))
+   */
+  get outbox(): GroupOutbox {
+    return this.#in.writers.publisher.outbox
   }
   /** Reacts to a message (kind 7), `+` for a like. @example await group.react(message, '🔥') */
   react(target: Message | NostrEvent, emoji: string): Promise<NostrEvent> {

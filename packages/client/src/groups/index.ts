@@ -3,6 +3,7 @@ export { CallTokenError, type CallTokenReason, type CallTokenRequest, fetchCallT
 export { ForkWatch, type ForkWatchOptions } from './fork-watch'
 export { Group } from './group'
 export type { GroupAdmin } from './group-admin'
+export { GroupOutbox, OutgoingSend, type SendFailure, type SendState } from './outbox'
 export { isPreviousRejection, publishError } from './publish-errors'
 export { GroupsRegistry, type GroupsRegistryOptions } from './registry'
 export { SEARCH_KINDS, type SearchHit, type SearchOptions } from './search'

@@ -10,6 +10,7 @@ import {
 import type { EventTemplate, NostrEvent } from 'nostr-tools/core'
 import { CannotSendError } from '../errors'
 import { type OwnTarget, ownDeletion } from './delete-own'
+import type { OutgoingSend } from './outbox'
 import { pinList } from './pins'
 import type { GroupPublisher } from './publisher'
 import type { CanSend, Message } from './types'
@@ -62,6 +63,16 @@ export class GroupWrites {
   }
 
   async sendMessage(content: string, opts: SendOptions = {}): Promise<NostrEvent> {
+    return this.publish(this.message(content, opts))
+  }
+
+  /** Like `sendMessage`, tracked: the send's state, kept in the group's outbox until sent. */
+  send(content: string, opts: SendOptions = {}): OutgoingSend {
+    return this.ctx.publisher.track(this.message(content, opts))
+  }
+
+  /** Checks that we may write, then makes the kind 9's builder. */
+  private message(content: string, opts: SendOptions): (previous: string[] | undefined) => EventTemplate {
     const { key } = this.ctx
     this.assertCanSend(KINDS.chat)
     // NIP-27: one `p` tag per person the content mentions, so they are notified.
@@ -71,15 +82,14 @@ export class GroupWrites {
     const replyTo = (targets as Target[]).map((t) =>
       typeof t === 'string' ? t : { id: t.id, pubkey: t.pubkey, relay: key.relay },
     )
-    return this.publish((previous) =>
+    return (previous) =>
       key.id.message(content, {
         ...(replyTo.length ? { replyTo } : {}),
         ...(mentions.length ? { mentions } : {}),
         ...(opts.media?.length ? { media: opts.media } : {}),
         previous,
         createdAt: this.ctx.clock(),
-      }),
-    )
+      })
   }
 
   async react(target: Message | NostrEvent, emoji: string): Promise<NostrEvent> {
