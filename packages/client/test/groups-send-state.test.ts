@@ -5,14 +5,14 @@
  * refused one) never makes a second copy: it sends the same signed event again.
  */
 import type { NostrEvent } from 'nostr-tools'
-import { SimplePool, useWebSocketImplementation } from 'nostr-tools/pool'
+import { SimplePool, useWebSocketImplementation as setPoolWebSocket } from 'nostr-tools/pool'
 import { afterEach, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import { type FaultProxy, startFaultProxy } from '../../../test/support/fault-proxy'
 import type { Group, GroupSnapshot } from '../src'
 import { Harness, until as untilWithin } from './helpers'
 
-useWebSocketImplementation(WebSocket)
+setPoolWebSocket(WebSocket)
 
 const h = new Harness()
 afterEach(() => h.close())

@@ -9,21 +9,27 @@ import type {
 import type { PublishResult } from '../pool'
 import { publishError } from './publish-errors'
 
-/** Why a send failed: the relay's refusal, AUTH we could not do, an unreachable relay, or the signer's error. */
-export type SendFailure = PublishRefusedError | AuthRequiredError | RelayUnreachableError | Error
+/** Why a send failed: the relay's refusal, AUTH we could not do, or the signer's error. */
+export type SendFailure = PublishRefusedError | AuthRequiredError | Error
 
 /**
  * Where one send stands. `sending`: on its way. `sent`: the relay took it (an OK, a `duplicate:`,
  * or the event found on the relay). `failed`: the relay refused it (its text in `reason`; `resign`
  * says whether {@link OutgoingSend.retry} will sign a new event) or it could not be signed or sent.
- * `unknown`: no answer came in time; the event may well be stored. An unknown send is never
+ * `unknown`: no answer came in time, or the link broke and could not be opened again (the event may
+ * have left on the socket that died); either way it may well be stored. An unknown send is never
  * dropped: it turns `sent` when the relay's copy shows (its live echo, a look-up by id after a
  * delay or a reconnect), or is sent again as the same signed event when the relay has no copy.
  */
 export type SendState =
   | { readonly status: 'sending'; readonly event?: NostrEvent }
   | { readonly status: 'sent'; readonly event: NostrEvent }
-  | { readonly status: 'unknown'; readonly event: NostrEvent; readonly error: PublishTimeoutError }
+  | {
+      readonly status: 'unknown'
+      readonly event: NostrEvent
+      /** No OK in time, or the socket died under the event and no new one could be opened. */
+      readonly error: PublishTimeoutError | RelayUnreachableError
+    }
   | {
       readonly status: 'failed'
       /** Absent when the event could not even be signed. */
@@ -166,12 +172,10 @@ export class OutgoingSend {
     if (result.ok || result.message.startsWith('duplicate:')) {
       this.link.ingest(event)
       this.set({ status: 'sent', event })
-    } else if (result.timedOut) {
-      this.set({
-        status: 'unknown',
-        event,
-        error: publishError(result, this.link.timeout) as PublishTimeoutError,
-      })
+    } else if (result.timedOut || result.failure === 'unreachable') {
+      // No answer, or the socket died under the event and no new one opened: it may be stored.
+      const error = publishError(result, this.link.timeout) as PublishTimeoutError | RelayUnreachableError
+      this.set({ status: 'unknown', event, error })
       void this.watch()
     } else {
       this.set({
