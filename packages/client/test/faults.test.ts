@@ -1,7 +1,7 @@
 import { finalizeEvent, generateSecretKey, getPublicKey } from 'nostr-tools/pure'
 import { afterEach, describe, expect, it } from 'vitest'
 import { PublishTimeoutError, RelayPool } from '../src'
-import { coreOf } from '../src/groups/group-core'
+import { coreOf } from '../src/groups/core-of'
 import { startFakeRelay } from './fake-relay'
 import { Harness, until } from './helpers'
 

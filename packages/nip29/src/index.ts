@@ -69,6 +69,7 @@ export { GroupMetadata } from './metadata'
 export type { GroupMetadataFields, InviteOptions } from './moderation-builders'
 export { GroupParticipants } from './participants'
 export { type GroupPin, GroupPins } from './pins'
+export { isCreatedAtRefusal, isPreviousRefusal, refusalWantsNewEvent } from './refusals'
 export { normalizeRelayUrl, RelayUrlCache, tryNormalizeRelayUrl } from './relay-url'
 export {
   parseReport,

@@ -247,6 +247,8 @@ export function GroupView(props: {
       isPinned: (id) => pinned.includes(id),
       onReport: setReporting,
       canReport: (m) => m.pubkey !== props.me,
+      onRetrySend: (m) => void handle.retrySend(m.id),
+      onDiscardSend: (m) => handle.discardSend(m.id),
     }),
     [handle, onSide, detail?.me?.admin, props.me, pinned, replyTo],
   )
@@ -388,7 +390,7 @@ export function GroupView(props: {
         message={byId}
         people={mentionable}
         onQuoteLast={() => {
-          const last = detail.messages.findLast((m) => m.pubkey === props.me && !m.pending)
+          const last = detail.messages.findLast((m) => m.pubkey === props.me && !m.pending && !m.send)
           if (last) replyTo(last)
           return last !== undefined
         }}

@@ -29,6 +29,51 @@ export interface MessageActions {
   /** Reports the message or its author to the group's admins; `canReport` says where it applies. */
   onReport?: (m: MessageItem) => void
   canReport?: (m: MessageItem) => boolean
+  /** Sends our failed or unconfirmed message again (the same signed event: never a copy). */
+  onRetrySend?: (m: MessageItem) => void
+  /** Drops our failed message (it never reached the relay). */
+  onDiscardSend?: (m: MessageItem) => void
+}
+
+/** Where our own unconfirmed message stands: not confirmed yet, or failed with the relay's reason. */
+function SendState(props: { m: MessageItem; actions: MessageActions; tabIndex?: number }) {
+  const { m, actions: a } = props
+  if (!m.send || m.send.status === 'sending') return null
+  if (m.send.status === 'unknown')
+    return (
+      <div className="send-state" data-testid="send-state" data-status="unknown">
+        <span>Not confirmed yet: the relay has not answered. It shows as sent once the relay has it.</span>{' '}
+        <button
+          type="button"
+          className="btn small"
+          tabIndex={props.tabIndex}
+          onClick={() => a.onRetrySend?.(m)}
+        >
+          Retry
+        </button>
+      </div>
+    )
+  return (
+    <div className="send-state failed" data-testid="send-state" data-status="failed" role="alert">
+      <span>Not sent: {m.send.reason || 'the relay refused it.'}</span>{' '}
+      <button
+        type="button"
+        className="btn small"
+        tabIndex={props.tabIndex}
+        onClick={() => a.onRetrySend?.(m)}
+      >
+        Retry
+      </button>{' '}
+      <button
+        type="button"
+        className="btn small"
+        tabIndex={props.tabIndex}
+        onClick={() => a.onDiscardSend?.(m)}
+      >
+        Delete
+      </button>
+    </div>
+  )
 }
 
 function Quote(props: {
@@ -89,6 +134,8 @@ export const MessageRow = memo(function MessageRow(props: {
             {m.kind === 1 ? <span className="kind-tag">note</span> : null}
             {m.kind === 11 ? <span className="kind-tag">thread</span> : null}
             {m.pending ? <span className="kind-tag">sending…</span> : null}
+            {m.send?.status === 'unknown' ? <span className="kind-tag">not confirmed yet</span> : null}
+            {m.send?.status === 'failed' ? <span className="kind-tag">not sent</span> : null}
           </div>
         )}
         {m.replyTo ? (
@@ -99,6 +146,7 @@ export const MessageRow = memo(function MessageRow(props: {
           <Markdown text={textWithoutMedia(m)} images={false} linkTabIndex={inner} />
         </div>
         <MessageMedia message={m} tabIndex={inner} />
+        <SendState m={m} actions={a} tabIndex={inner} />
         {m.reactions.length > 0 ? (
           <div className="reactions">
             {m.reactions.map((r) => (
@@ -119,7 +167,7 @@ export const MessageRow = memo(function MessageRow(props: {
           </div>
         ) : null}
       </div>
-      {m.pending ? null : (
+      {m.pending || m.send ? null : (
         <div className="msg-actions" role="toolbar" aria-label="Message actions">
           {QUICK_REACTIONS.slice(0, 2).map((emoji) => (
             <button

@@ -88,11 +88,17 @@ export interface GroupHandle {
   /**
    * Hands what a message box held to the group's send queue, at once. Messages leave one after
    * another in the order posted, each once the one before it is answered. When one is not sent,
-   * its text and that of every message queued behind it go back into their boxes' drafts (in
-   * order, before anything typed since) with the reason. With `thread` it is a reply in that
+   * the messages queued behind it go back into their boxes' drafts (in order, before anything
+   * typed since) with the reason; the failed one itself stays in the timeline with its reason,
+   * Retry and Delete (or goes back to its box too when it was never signed). A message with no
+   * answer in time does not stop the line: it shows as not confirmed until the relay's copy shows. With `thread` it is a reply in that
    * thread (kind 1111 to `parent`) instead of a channel message. Resolves with its answer.
    */
   post(box: string, draft: Draft, thread?: { root: string; parent: string }): Promise<Answer>
+  /** Sends one of our failed or unconfirmed messages again: the same signed event, so never a copy. */
+  retrySend(id: string): Promise<Answer>
+  /** Drops one of our failed messages from the timeline (it never reached the relay). */
+  discardSend(id: string): void
   react(target: MessageItem, emoji: string): Promise<Answer>
   startThread(title: string, content: string): Promise<Answer>
   reply(rootId: string, parentId: string, text: string): Promise<Answer>

@@ -3,7 +3,7 @@
  * so unchanged rows keep their objects and React skips them) and its actions returning the
  * relay's answer instead of throwing.
  */
-import type { Group, GroupSnapshot, Message } from '@roost/client'
+import type { Group, GroupSnapshot, Message, OutgoingSend, SendState } from '@roost/client'
 import {
   type GroupMetadata,
   type ImetaFields,
@@ -55,8 +55,19 @@ const CAN_SEND_TEXT: Record<string, string> = {
 
 export class GroupAdapter implements GroupHandle {
   private readonly items = new WeakMap<Message, MessageItem>()
+  /** Our unconfirmed messages' rows, one per state they passed through. */
+  private readonly sendItems = new WeakMap<SendState, MessageItem>()
+  /** What each tracked send came from: its box and draft (a failed one goes back there on close). */
+  private readonly sendsFrom = new WeakMap<OutgoingSend, Outgoing>()
   private last:
-    | { snap: GroupSnapshot; frontier: number; threadMarks: number; sending: number; detail: GroupDetail }
+    | {
+        snap: GroupSnapshot
+        frontier: number
+        threadMarks: number
+        sending: number
+        unconfirmed: readonly OutgoingSend[]
+        detail: GroupDetail
+      }
     | undefined
   private loadingOlder = false
   private lastInvite: string | undefined
@@ -84,7 +95,7 @@ export class GroupAdapter implements GroupHandle {
     /** Drops the group on this device (after it was deleted on the relay). */
     private readonly removeHere: () => Promise<void> = async () => undefined,
     /** Where the message boxes' drafts live; unsent messages go back there. */
-    drafts: DraftBook = new DraftBook({ account: me }),
+    private readonly drafts: DraftBook = new DraftBook({ account: me }),
     /** Asks the group's relay (the reports panel reads reports and the messages they name). */
     private readonly fetchHere: (filters: Filter[]) => Promise<NostrEvent[]> = async () => [],
   ) {
@@ -98,6 +109,7 @@ export class GroupAdapter implements GroupHandle {
         if (e.type === 'updated' || e.type === 'refused' || e.type === 'eose') this.emit()
       }),
       this.outbox.subscribe(() => this.emit()),
+      group.outbox.subscribe(() => this.emit()),
     )
   }
 
@@ -179,12 +191,14 @@ export class GroupAdapter implements GroupHandle {
     const snap = this.group.snapshot()
     const frontier = this.marks().frontier(this.key)
     const sending = this.outbox.size
+    const unconfirmed = this.group.outbox.list()
     if (
       this.last &&
       this.last.snap === snap &&
       this.last.frontier === frontier &&
       this.last.threadMarks === this.marksVersion &&
-      this.last.sending === sending
+      this.last.sending === sending &&
+      this.last.unconfirmed === unconfirmed
     )
       return this.last.detail
     const meta = snap.metadata ?? this.publicMeta()
@@ -250,7 +264,10 @@ export class GroupAdapter implements GroupHandle {
         ? { admin: this.group.isAdmin(this.me), roles: [...myAdmin.roles] }
         : { admin: false, roles: [] },
       canSend,
-      messages: snap.messages.map((m) => this.item(m)),
+      messages: this.withUnconfirmed(
+        snap.messages.map((m) => this.item(m)),
+        unconfirmed,
+      ),
       sending,
       frontier: frontier > 0 ? frontier : undefined,
       hasOlder: snap.hasOlder,
@@ -267,8 +284,73 @@ export class GroupAdapter implements GroupHandle {
       ...(meta?.parent !== undefined ? { parent: meta.parent } : {}),
       share: shareLinks(this.group, typeof location === 'undefined' ? '' : location.origin),
     }
-    this.last = { snap, frontier, threadMarks: this.marksVersion, sending, detail }
+    this.last = { snap, frontier, threadMarks: this.marksVersion, sending, unconfirmed, detail }
     return detail
+  }
+
+  /** The row of one of our messages the relay has not confirmed, in the state it is in. */
+  private sendItem(send: OutgoingSend): MessageItem | undefined {
+    const state = send.state
+    if (state.status === 'sent') return undefined
+    let it = this.sendItems.get(state)
+    if (!it) {
+      const event = send.event
+      const from = this.sendsFrom.get(send)
+      it = {
+        id: event?.id ?? `unsigned-${send.startedAt}`,
+        pubkey: this.me,
+        kind: KINDS.chat,
+        content: event?.content ?? from?.draft.text ?? '',
+        createdAt: event?.created_at ?? Math.floor(send.startedAt / 1000),
+        replyTo: event?.tags.find((t) => t[0] === 'q' || t[0] === 'e')?.[1],
+        reactions: [],
+        ...(state.status === 'sending' ? { pending: true } : {}),
+        send: { status: state.status, ...(state.status === 'failed' ? { reason: state.reason } : {}) },
+      }
+      if (event) {
+        const media = imetaOf(event)
+        if (media.length > 0) it.media = media
+      }
+      this.sendItems.set(state, it)
+    }
+    return it
+  }
+
+  /**
+   * The timeline with our unconfirmed messages where they stand: each after the rows of its
+   * second or before, oldest first (one the relay's copy already shows is not doubled).
+   */
+  private withUnconfirmed(rows: MessageItem[], sends: readonly OutgoingSend[]): MessageItem[] {
+    if (sends.length === 0) return rows
+    const ids = new Set(rows.map((r) => r.id))
+    const out = [...rows]
+    for (const send of sends) {
+      const it = this.sendItem(send)
+      if (!it || ids.has(it.id)) continue
+      let at = out.length
+      while (at > 0 && out[at - 1]!.createdAt > it.createdAt) at--
+      out.splice(at, 0, it)
+    }
+    return out
+  }
+
+  private unconfirmed(id: string): OutgoingSend | undefined {
+    return this.group.outbox.list().find((s) => this.sendItem(s)?.id === id)
+  }
+
+  retrySend(id: string): Promise<Answer> {
+    const send = this.unconfirmed(id)
+    if (!send) return Promise.resolve({ ok: true, message: '' })
+    return send
+      .retry()
+      .then((s) =>
+        s.status === 'failed' ? { ok: false, message: s.reason, shown: true } : { ok: true, message: '' },
+      )
+  }
+
+  discardSend(id: string): void {
+    const send = this.unconfirmed(id)
+    if (send?.state.status === 'failed') send.discard()
   }
 
   message(id: string): MessageItem | undefined {
@@ -317,17 +399,54 @@ export class GroupAdapter implements GroupHandle {
   }
 
   /** One queued message, as it leaves: mentions and shortcodes encoded, the files' URLs added. */
-  private async sendOutgoing({ draft, thread }: Outgoing): Promise<Answer> {
+  private async sendOutgoing(message: Outgoing): Promise<Answer> {
+    const { draft, thread } = message
     const text = await prepareDraft(draft.text, draft.mentions)
     const media = draft.media ?? []
     const body = [text, ...media.map((m) => m.url)].filter(Boolean).join('\n')
     if (thread) return this.reply(thread.root, thread.parent, body)
-    return this.send(body, draft.replyTo, media.length > 0 ? [...media] : undefined)
+    return this.track(message, body, media)
   }
 
-  /** The page is going away: queued messages that have not left go back to their drafts. */
+  /**
+   * A channel message, tracked: answered once the relay took it or said no, or when no answer came
+   * in time (then it shows as not confirmed and the next message may go). A refused one stays in
+   * the timeline with its reason (`shown`); one that was never signed goes back to its box.
+   */
+  private async track(from: Outgoing, body: string, media: readonly ImetaFields[]): Promise<Answer> {
+    if (this.offline()) return { ok: false, message: OFFLINE_MESSAGE }
+    const { replyTo } = from.draft
+    const target = replyTo ? (this.raw(replyTo) ?? replyTo) : undefined
+    let send: OutgoingSend
+    try {
+      send = this.group.send(body, {
+        ...(target ? { replyTo: target } : {}),
+        ...(media.length ? { media: [...media] } : {}),
+      })
+    } catch (err) {
+      return toAnswer(err)
+    }
+    this.sendsFrom.set(send, from)
+    const state = await send.answered()
+    if (state.status !== 'failed') return { ok: true, message: '' }
+    if (!state.event) send.discard() // never signed: its text goes back to the box
+    return { ok: false, message: state.reason, shown: state.event !== undefined }
+  }
+
+  /** The page is going away: queued messages that have not left, and failed ones, go back to their drafts. */
   pageHidden(): void {
     this.outbox.keepWaiting()
+    this.keepFailed()
+  }
+
+  /** Failed messages shown in the timeline go back to their boxes, so a reload does not lose them. */
+  private keepFailed(): void {
+    for (const send of this.group.outbox.list()) {
+      const from = this.sendsFrom.get(send)
+      if (send.state.status !== 'failed' || !from) continue
+      this.drafts.restore(from.box, [from.draft], send.state.reason)
+      send.discard()
+    }
   }
 
   react(target: MessageItem, emoji: string): Promise<Answer> {
@@ -489,6 +608,7 @@ export class GroupAdapter implements GroupHandle {
 
   close(): void {
     this.outbox.keepWaiting()
+    this.keepFailed()
     for (const u of this.unsubscribe) u()
     this.listeners.clear()
   }

@@ -1,9 +1,11 @@
 /**
  * One group's outbox: what the message boxes hand over goes into the group's {@link SendQueue}
- * and leaves in order; what is not sent goes back into the drafts it came from, with the reason.
+ * and leaves in order; what is not sent goes back into the drafts it came from, with the reason
+ * (a failed message the timeline shows, answered with `shown`, stays there: only those behind it
+ * come back).
  */
 import type { DraftBook } from './drafts'
-import { SendQueue } from './send-queue'
+import { NOT_SENT_BEHIND, SendQueue } from './send-queue'
 import type { Answer, Draft } from './types'
 
 /** A message handed over: its box, what the box held, and for a thread reply where it goes. */
@@ -54,6 +56,11 @@ export class Outbox {
   }
 
   private giveBack(items: readonly Outgoing[], answer: Answer): void {
+    // A failed message shown in the timeline keeps its text there; those behind it come back.
+    if (answer.shown) {
+      items = items.slice(1)
+      answer = NOT_SENT_BEHIND
+    }
     const byBox = new Map<string, Draft[]>()
     for (const m of items) byBox.set(m.box, [...(byBox.get(m.box) ?? []), m.draft])
     for (const [box, drafts] of byBox) this.drafts.restore(box, drafts, unsentNotice(answer, drafts.length))

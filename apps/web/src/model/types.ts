@@ -58,6 +58,12 @@ export interface MessageItem {
   reactions: ReactionSummary[]
   /** Set while our own message is being published. */
   pending?: boolean
+  /**
+   * Our own message the relay has not confirmed: `sending`, `unknown` (no answer in time; it may
+   * be stored, and turns sent when the relay's copy shows) or `failed` with the relay's reason,
+   * which offers Retry (the same signed event) and Delete. Absent once sent.
+   */
+  send?: { status: 'sending' | 'unknown' | 'failed'; reason?: string }
   /** Someone else's message that mentions us (NIP-27 or a `p` tag). */
   mentionsMe?: boolean
   /** Attached files (NIP-92 `imeta` tags), valid ones only. */
@@ -145,6 +151,8 @@ export interface Profile {
 export interface Answer {
   ok: boolean
   message: string
+  /** A failed message that stays in the timeline (with Retry and Delete), so it does not go back to the box. */
+  shown?: boolean
 }
 
 export interface BrowseEntry {

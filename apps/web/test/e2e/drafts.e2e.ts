@@ -102,10 +102,11 @@ describe('drafts', () => {
     await page.keyboard.press('Backspace')
     await page.keyboard.insertText(LONG)
     await page.keyboard.press('Enter')
-    const error = page.getByTestId('send-error')
-    await error.waitFor()
-    expect(await error.textContent()).toContain('content too long')
-    await expect.poll(() => box(ada).inputValue()).toBe(LONG)
+    // Refused: it stays in the timeline with the reason (Retry, Delete), and goes back to the box
+    // when the page goes away, so a reload does not lose it.
+    const failed = page.locator('[data-testid="send-state"][data-status="failed"]')
+    await failed.waitFor()
+    expect(await failed.textContent()).toContain('content too long')
     await screenshot(page, 'drafts-refused-paste')
     await reload(ada, 'Talk')
     await expect.poll(() => box(ada).inputValue()).toBe(LONG)

@@ -2,7 +2,8 @@
  * Typing fast: every Enter sends exactly what was in the box at that moment, the box is free at
  * once, and the messages of one group reach the relay (read back by REQ) and the other person's
  * screen in the order they were typed, also when the relay's answers come slowly (a proxy that
- * holds back its frames). A refused message and the one typed behind it come back to the box.
+ * holds back its frames). A refused message stays in the timeline with its reason; the one typed
+ * behind it comes back to the box.
  */
 import type { NostrEvent } from 'nostr-tools'
 import { SimplePool, useWebSocketImplementation as setPoolWebSocket } from 'nostr-tools/pool'
@@ -224,7 +225,7 @@ describe('typing fast', () => {
     link.delayMs = 0
   }, 120_000)
 
-  test('a refused message and the one typed behind it come back to the box, in order', async () => {
+  test('a refused message stays where it was with its reason; the one typed behind it comes back to the box', async () => {
     const { page } = dee
     link.delayMs = 1_500
     await box(dee).click()
@@ -233,11 +234,14 @@ describe('typing fast', () => {
     await page.keyboard.press('Enter')
     await page.keyboard.type('and a short one', { delay: 30 })
     await page.keyboard.press('Enter')
-    const error = page.getByTestId('send-error')
-    await error.waitFor()
-    expect(await error.textContent()).toContain('content too long')
-    // Neither is lost: both are back, in the order typed, and neither reached the relay.
-    await expect.poll(() => box(dee).inputValue()).toBe(`${LONG}\nand a short one`)
+    // Neither is lost: the refused one shows in the timeline with the relay's reason, Retry and
+    // Delete; the one behind it never left, and is back in the box.
+    const failed = page.locator('[data-testid="send-state"][data-status="failed"]')
+    await failed.waitFor()
+    expect(await failed.textContent()).toContain('content too long')
+    expect(await failed.getByRole('button').allTextContents()).toEqual(['Retry', 'Delete'])
+    await expect.poll(() => box(dee).inputValue()).toBe('and a short one')
+    expect(await page.getByTestId('send-error').textContent()).toContain('a message before it was not sent')
     await screenshot(page, 'send-order-refused')
     const kept = (await stored(dee.pubkey!, 'talk')).map((e) => e.content)
     expect(kept).not.toContain('and a short one')

@@ -2,6 +2,7 @@ import type { GroupKey, Membership } from '@roost/nip29'
 import type { NostrEvent } from 'nostr-tools/core'
 import { isVerified } from '../verify'
 import { canSendWith } from './can-send'
+import { cores } from './core-of'
 import { Group } from './group'
 import type { GroupContext } from './group-context'
 import type { GroupInside } from './group-inside'
@@ -17,17 +18,6 @@ import type { Timeline } from './timeline'
 import { TimelineFold } from './timeline-fold'
 import type { CanSend, GroupSnapshot, IngestOptions } from './types'
 import { GroupUnread } from './unread'
-
-/** Each group's core, for {@link coreOf}. */
-const cores = new WeakMap<Group, GroupCore>()
-
-/**
- * @internal The core behind a group the registry made: for tests that hand an event to `ingest`
- * directly, as a relay's would arrive. Not exported from the package.
- */
-export function coreOf(group: Group): GroupCore | undefined {
-  return cores.get(group)
-}
 
 /**
  * The inside of one group: its parts, and the entry points only the registry calls. `ingest` is
@@ -57,7 +47,8 @@ export class GroupCore implements GroupInside, SnapshotSource, WritersContext {
     backlog: true,
     refused: undefined,
   }
-  private closed = false
+  /** True once closed or discarded. */
+  closed = false
   private readonly unsubscribeReadState: (() => void) | undefined
 
   constructor(
@@ -176,6 +167,7 @@ export class GroupCore implements GroupInside, SnapshotSource, WritersContext {
     const request = this.requests.add(event)
     if (this.rows.timeline.has(event.id)) {
       if (request) this.changed()
+      if (!fromStore && event.pubkey === this.ctx.me) this.writers.seen(event)
       return request
     }
     this.snapshots.pinRows()
@@ -184,6 +176,7 @@ export class GroupCore implements GroupInside, SnapshotSource, WritersContext {
     if (!fromStore) {
       this.storeWrites.queue(event, older)
       this.updates.emit({ type: 'incoming', event }) // new arrivals only: a restart notifies nothing
+      if (event.pubkey === this.ctx.me) this.writers.seen(event) // an unanswered send of ours is stored
     }
     return true
   }

@@ -24,6 +24,8 @@ export interface WritersContext {
   ingestOwn(event: NostrEvent): void
   /** Folds in fetched events of the group. */
   ingestMany(events: readonly NostrEvent[]): void
+  /** True once the group is closed. */
+  readonly closed: boolean
 }
 
 /**
@@ -55,8 +57,14 @@ export class GroupWriters {
       window: this.group.window,
       ingest: (event) => this.group.ingestOwn(event),
       ingestMany: (events) => this.group.ingestMany(events),
+      closed: () => this.group.closed,
     })
     return this.publisherPart
+  }
+
+  /** One of our own events came from the relay: a send that had no answer is sent. */
+  seen(event: NostrEvent): void {
+    this.publisherPart?.seen(event)
   }
 
   get writes(): GroupWrites {

@@ -8,16 +8,16 @@ import {
   KINDS,
   type LiveKitToken,
   type Membership,
-  type ReportType,
 } from '@roost/nip29'
 import type { NostrEvent } from 'nostr-tools/core'
 import { authClock, fetchCallToken } from './call'
 import type { GroupAdmin } from './group-admin'
 import type { GroupInside } from './group-inside'
+import type { GroupOutbox, OutgoingSend } from './outbox'
 import { type SubscribeOptions, subscribeAfter } from './replay'
 import { type SearchHit, type SearchOptions, searchGroups } from './search'
 import type { CanSend, GroupEvent, GroupSnapshot, Message, Thread } from './types'
-import type { SendOptions } from './writes'
+import type { ReportOptions, SendOptions } from './writes'
 
 /**
  * One NIP-29 group on one relay (a `GroupKey`), the object a UI holds; made by `roost.groups`.
@@ -97,10 +97,7 @@ export class Group {
   threads(): readonly Thread[] {
     return this.#in.folded().threads()
   }
-  /**
-   * One thread by its root id: a kind 11, or any kind 9 message (empty until its first reply in
-   * thread). @example await group.comment(group.thread(message.id)!.root, message, 'in thread')
-   */
+  /** One thread by its root id: a kind 11, or any kind 9 (empty until its first reply in thread). */
   thread(rootId: string): Thread | undefined {
     return this.#in.folded().thread(rootId)
   }
@@ -120,10 +117,8 @@ export class Group {
     return this.#in.canSend(kind)
   }
   /**
-   * The join requests (9021) no admin answered and the requester did not withdraw, oldest first,
-   * less those dismissed here and people already members (also in the snapshot). Admins get
-   * every one. Approve with `group.admin.putUser(request.pubkey)`.
-   * @example for (const r of group.joinRequests()) if (r.code === myCode) await group.admin.putUser(r.pubkey)
+   * Open join requests (9021), oldest first, less those dismissed here and members (also in the
+   * snapshot). @example for (const r of group.joinRequests()) await group.admin.putUser(r.pubkey)
    */
   joinRequests(): readonly JoinRequest[] {
     return this.snapshot().joinRequests
@@ -133,17 +128,15 @@ export class Group {
     return this.snapshot().pins
   }
   /**
-   * Searches this group's messages for every word of `text` as a word prefix: the local cache, and
-   * the relay too when its NIP-11 lists NIP-50; newest first. Throws `InvalidQueryError`.
-   * @example const hits = await group.search('pizza tonight', { limit: 20 })
+   * Messages with every word of `text` as a word prefix, newest first: the cache, and the relay when
+   * it lists NIP-50. Throws `InvalidQueryError`. @example await group.search('pizza', { limit: 20 })
    */
   search(text: string, opts?: SearchOptions): Promise<SearchHit[]> {
     return searchGroups(this.#in.ctx, [this.#in], text, opts)
   }
   /**
-   * Pages back: the next `limit` older events, from the local store first, then the relay. Resolves
-   * with how many new events arrived; `hasOlder` turns false when the relay has nothing older.
-   * @example if (group.snapshot().hasOlder) await group.loadOlder()
+   * Pages back `limit` older events, the store first, then the relay; resolves with how many were new
+   * (`hasOlder` false once the relay has nothing older). @example await group.loadOlder()
    */
   loadOlder(limit = 50): Promise<number> {
     return this.#in.history.loadOlder(limit)
@@ -183,6 +176,19 @@ export class Group {
   sendMessage(content: string, opts?: SendOptions): Promise<NostrEvent> {
     return this.#in.writers.writes.sendMessage(content, opts)
   }
+  /**
+   * `sendMessage` without waiting: the send's state is `sending`, `sent`, `failed` (the relay's
+   * reason) or `unknown` (no answer in time: it resolves by itself, the relay's copy looked up by
+   * id). It stays in {@link outbox} until sent or discarded; `retry()` sends the same signed event.
+   * @throws CannotSendError (at once) @example if ((await group.send('hi').answered()).status === 'failed') retry()
+   */
+  send(content: string, opts?: SendOptions): OutgoingSend {
+    return this.#in.writers.writes.send(content, opts)
+  }
+  /** Our {@link send}s not known to be stored, oldest first. @example group.outbox.subscribe(() => render(group.outbox.list())) */
+  get outbox(): GroupOutbox {
+    return this.#in.writers.publisher.outbox
+  }
   /** Reacts to a message (kind 7), `+` for a like. @example await group.react(message, '🔥') */
   react(target: Message | NostrEvent, emoji: string): Promise<NostrEvent> {
     return this.#in.writers.writes.react(target, emoji)
@@ -204,9 +210,8 @@ export class Group {
     return this.#in.writers.writes.comment(root, parent, content)
   }
   /**
-   * Withdraws one of your own messages or reactions (NIP-09 kind 5 with the group's `h`): gone for
-   * every member. @throws {CannotSendError} `refused` for someone else's (moderators: `deleteEvent`).
-   * @example await group.deleteOwn(myMessage)
+   * Withdraws your own message or reaction (NIP-09 kind 5 with the group's `h`) for every member.
+   * @throws {CannotSendError} `refused` for someone else's (moderators: `deleteEvent`). @example await group.deleteOwn(mine)
    */
   deleteOwn(event: Message | NostrEvent, reason?: string): Promise<NostrEvent> {
     return this.#in.writers.writes.deleteOwn(event, reason)
@@ -224,21 +229,16 @@ export class Group {
     return this.#in.writers.writes.setPins(ids)
   }
   /**
-   * Reports a message, or a person (their pubkey), to the group's admins: a NIP-56 kind 1984 with
-   * the group's `h` (a relay like Roost's shows it to the admins and to you only).
-   * @example await group.report(message, { type: 'spam', reason: 'the same link ten times' })
+   * Reports a message or a person (pubkey) to the group's admins: NIP-56 kind 1984 with the group's
+   * `h`, shown to the admins and you. @example await group.report(message, { type: 'spam', reason: 'ads' })
    */
-  report(
-    target: Message | NostrEvent | string,
-    opts: { type: ReportType; reason?: string },
-  ): Promise<NostrEvent> {
+  report(target: Message | NostrEvent | string, opts: ReportOptions): Promise<NostrEvent> {
     return this.#in.writers.writes.report(target, opts)
   }
 
   /**
-   * A LiveKit token for the group's call (NIP-29 AV): a NIP-98-signed GET to the relay's
-   * `/.well-known/nip29/livekit/<id>`; pass `url` and `token` to `livekit-client`.
-   * @throws {CallTokenError} `unavailable`, `auth`, `refused`, `unreachable` or `bad-answer`.
+   * A LiveKit token for the group's call (NIP-29 AV; NIP-98-signed GET of `/.well-known/nip29/livekit/<id>`)
+   * for `livekit-client`. @throws {CallTokenError} `unavailable`, `auth`, `refused`, `unreachable` or `bad-answer`.
    * @example const { url, token } = await group.callToken()
    */
   callToken(opts: { fetch?: typeof globalThis.fetch } = {}): Promise<LiveKitToken> {

@@ -3,6 +3,7 @@ export { CallTokenError, type CallTokenReason, type CallTokenRequest, fetchCallT
 export { ForkWatch, type ForkWatchOptions } from './fork-watch'
 export { Group } from './group'
 export type { GroupAdmin } from './group-admin'
+export { GroupOutbox, OutgoingSend, type SendFailure, type SendState } from './outbox'
 export { isPreviousRejection, publishError } from './publish-errors'
 export { GroupsRegistry, type GroupsRegistryOptions } from './registry'
 export type { SubscribeOptions } from './replay'
@@ -17,4 +18,4 @@ export type {
   ReadStateSource,
   Thread,
 } from './types'
-export type { SendOptions } from './writes'
+export type { ReportOptions, SendOptions } from './writes'

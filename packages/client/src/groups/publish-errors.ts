@@ -1,3 +1,4 @@
+import { isPreviousRefusal } from '@roost/nip29'
 import { AuthRequiredError, PublishRefusedError, PublishTimeoutError, RelayUnreachableError } from '../errors'
 import type { PublishResult } from '../pool'
 
@@ -6,7 +7,7 @@ import type { PublishResult } from '../pool'
  * relay/group" and a minimum-count "at least 3 previous references are required".
  */
 export function isPreviousRejection(message: string): boolean {
-  return /previous/i.test(message) && /(wasn'?t|not) found|unknown|missing|required/i.test(message)
+  return isPreviousRefusal(message)
 }
 
 /** Turns a failed publish result into the typed error a caller branches on. */

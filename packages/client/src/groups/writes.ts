@@ -11,6 +11,7 @@ import {
 import type { EventTemplate, NostrEvent } from 'nostr-tools/core'
 import { CannotSendError } from '../errors'
 import { type OwnTarget, ownDeletion } from './delete-own'
+import type { OutgoingSend } from './outbox'
 import { pinList } from './pins'
 import type { GroupPublisher } from './publisher'
 import type { CanSend, Message } from './types'
@@ -31,6 +32,12 @@ type Target = Message | NostrEvent | string
 
 /** The terms of an invite code (see `GroupId.createInvite`). @example { uses: 25, expiresAt: now + 86400 } */
 export type InviteTerms = Pick<InviteOptions, 'uses' | 'expiresAt'>
+
+/** What `report` takes: the NIP-56 type and, optionally, why. @example { type: 'spam', reason: 'ads' } */
+export interface ReportOptions {
+  type: ReportType
+  reason?: string
+}
 
 /**
  * What `sendMessage` takes besides the text.
@@ -77,6 +84,16 @@ export class GroupWrites {
   }
 
   async sendMessage(content: string, opts: SendOptions = {}): Promise<NostrEvent> {
+    return this.publish(this.message(content, opts))
+  }
+
+  /** Like `sendMessage`, tracked: the send's state, kept in the group's outbox until sent. */
+  send(content: string, opts: SendOptions = {}): OutgoingSend {
+    return this.ctx.publisher.track(this.message(content, opts))
+  }
+
+  /** Checks that we may write, then makes the kind 9's builder. */
+  private message(content: string, opts: SendOptions): (previous: string[] | undefined) => EventTemplate {
     const { key } = this.ctx
     this.assertCanSend(KINDS.chat)
     // NIP-27: one `p` tag per person the content mentions, so they are notified.
@@ -86,15 +103,14 @@ export class GroupWrites {
     const replyTo = (targets as Target[]).map((t) =>
       typeof t === 'string' ? t : { id: t.id, pubkey: t.pubkey, relay: key.relay, kind: t.kind },
     )
-    return this.publish((previous) =>
+    return (previous) =>
       key.id.message(content, {
         ...(replyTo.length ? { replyTo } : {}),
         ...(mentions.length ? { mentions } : {}),
         ...(opts.media?.length ? { media: opts.media } : {}),
         previous,
         createdAt: this.ctx.clock(),
-      }),
-    )
+      })
   }
 
   async react(target: Message | NostrEvent, emoji: string): Promise<NostrEvent> {
@@ -164,7 +180,7 @@ export class GroupWrites {
     )
   }
 
-  async report(target: Target, opts: { type: ReportType; reason?: string }): Promise<NostrEvent> {
+  async report(target: Target, opts: ReportOptions): Promise<NostrEvent> {
     this.assertCanSend(KINDS.report)
     const named: ReportTarget =
       typeof target === 'string' ? { pubkey: target } : { event: { id: target.id, pubkey: target.pubkey } }
