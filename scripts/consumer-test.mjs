@@ -36,6 +36,11 @@ const update = process.argv.includes('--update')
 const compile = process.argv.includes('--compile')
 const keep = process.argv.includes('--keep')
 
+const walkFiles = (d) =>
+  readdirSync(d, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? walkFiles(join(d, e.name)) : [join(d, e.name)],
+  )
+
 const started = Date.now()
 const step = (what) => console.log(`\n== consumer: ${what} (${((Date.now() - started) / 1000).toFixed(0)} s)`)
 const run = (cmd, args, cwd) =>
@@ -66,8 +71,10 @@ try {
     const listing = execFileSync('tar', ['-tzf', join(tarballs, tarball(p).slice('file:tarballs/'.length))], {
       encoding: 'utf8',
     })
-    const stray = listing.split('\n').filter((f) => /\/(src|test)\/|\.tsbuildinfo$/.test(f))
+    const stray = listing.split('\n').filter((f) => /\/test\/|\.test\.tsx?$|\.tsbuildinfo$/.test(f))
     if (stray.length) throw new Error(`@roost/${p} packs files it should not: ${stray.join(', ')}`)
+    for (const needed of ['package/LICENSE', 'package/CHANGELOG.md', 'package/README.md'])
+      if (!listing.split('\n').includes(needed)) throw new Error(`@roost/${p} does not pack ${needed}`)
   }
 
   step('install the tarballs into an empty project')
@@ -109,10 +116,37 @@ try {
       `better-sqlite3 ${installed.version}: reusing this repository's build for Node ${process.version}`,
     )
   }
+  step('installed manifests and maps: no workspace-only condition, every map names a shipped file')
+  let maps = 0
   for (const p of PACKAGES) {
     const installed = join(dir, 'node_modules/@roost', p)
-    if (existsSync(join(installed, 'src'))) throw new Error(`@roost/${p} was installed with its sources`)
+    const manifest = readFileSync(join(installed, 'package.json'), 'utf8')
+    if (manifest.includes('@roost/source') || /"(prepack|postpack)"/.test(manifest))
+      throw new Error(`@roost/${p} was published with its workspace-only condition or pack scripts`)
+    const { exports } = JSON.parse(manifest)
+    for (const [key, target] of Object.entries(exports))
+      if (key !== './package.json' && typeof target.default !== 'string')
+        throw new Error(`@roost/${p} exports ${key} without a default condition`)
+    for (const map of walkFiles(join(installed, 'dist')).filter((f) => f.endsWith('.map'))) {
+      const { sources } = JSON.parse(readFileSync(map, 'utf8'))
+      for (const source of sources) {
+        const target = resolve(dirname(map), source)
+        if (!target.startsWith(join(installed, 'src')) || !existsSync(target))
+          throw new Error(`${map} points at ${source}, which the package does not ship`)
+      }
+      maps++
+    }
+    if (!existsSync(join(installed, 'dist/index.d.ts.map')))
+      throw new Error(`@roost/${p} has no declaration maps`)
   }
+  console.log(`${maps} source and declaration maps, each pointing into the shipped src/`)
+  const cjs = `
+    for (const p of ${JSON.stringify(PACKAGES)}) {
+      require.resolve('@roost/' + p)
+      if (typeof require('@roost/' + p) !== 'object') throw new Error('require(@roost/' + p + ') failed')
+    }`
+  execFileSync(process.execPath, ['--no-warnings', '-e', cjs], { cwd: dir, stdio: 'inherit' })
+  console.log("require.resolve and require() (Node's require(esm)) find and load every package")
 
   step('exported names against test/consumer/exports.json')
   const probe = `
