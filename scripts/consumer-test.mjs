@@ -7,9 +7,10 @@
 //   (b) `tsc --noEmit` (nodenext) checks a TypeScript file using the public API (api.ts),
 //   (c) Vite builds a page importing @roost/client and @roost/react; the bundle must hold no
 //       better-sqlite3, ws or node: module,
-// and every entry point's exported names must equal test/consumer/exports.json.
+// and every entry point's exported names must equal test/consumer/exports.json, and the names and
+// kinds its installed .d.ts files declare test/consumer/declarations.json.
 //
-// `node scripts/consumer-test.mjs --update` rewrites exports.json from the built packages.
+// `node scripts/consumer-test.mjs --update` rewrites both snapshots from the installed packages.
 // better-sqlite3 is native: by default the project reuses the copy this repository compiled for
 // the same Node (same version, copied and loaded for real); `--compile` builds it from source.
 import { execFileSync, spawnSync } from 'node:child_process'
@@ -27,6 +28,14 @@ import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { tsImport } from 'tsx/esm/api'
+import ts from 'typescript'
+import {
+  declarationExports,
+  diffDeclarationExports,
+  readSnapshot,
+  SOURCE_ENTRIES,
+  writeSnapshot,
+} from './declaration-exports.mjs'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const fixture = join(root, 'test/consumer/project')
@@ -183,6 +192,35 @@ try {
         `exported names differ from test/consumer/exports.json (an API change? run with --update):\n${diffs.join('\n')}`,
       )
     console.log(`${Object.keys(actual).length} entry points match`)
+  }
+
+  step('declaration exports (names and kinds in the installed .d.ts) against test/consumer/declarations.json')
+  const installedEntries = Object.fromEntries(
+    Object.keys(SOURCE_ENTRIES).map((entry) => {
+      const [, p, sub] = entry.match(/^@roost\/([^/]+)(?:\/(.+))?$/)
+      return [entry, join(dir, 'node_modules/@roost', p, 'dist', `${sub ?? 'index'}.d.ts`)]
+    }),
+  )
+  const declared = declarationExports(installedEntries, {
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    strict: true,
+    jsx: ts.JsxEmit.ReactJSX,
+    types: ['node'],
+    typeRoots: [join(dir, 'node_modules/@types')],
+  })
+  if (update) {
+    writeSnapshot(declared)
+    console.log(`wrote test/consumer/declarations.json`)
+  } else {
+    const diffs = diffDeclarationExports(readSnapshot(), declared)
+    if (diffs.length)
+      throw new Error(
+        `declaration exports differ from test/consumer/declarations.json (an API change? run with --update):\n${diffs.join('\n')}`,
+      )
+    console.log(
+      `${Object.values(declared).reduce((n, names) => n + Object.keys(names).length, 0)} declared names match`,
+    )
   }
 
   step('(a) roost-relay from the installed bin, @roost/client with its SQLite store, plain Node')
