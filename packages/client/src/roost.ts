@@ -14,6 +14,17 @@ export type RoostReadStateOptions = Omit<ReadStateSyncOptions, 'pool' | 'signer'
   relays?: ReadStateSyncOptions['relays']
 }
 
+/**
+ * What {@link createRoost} takes: a signer, and usually the account's relays and a store that
+ * persists; everything else has a default.
+ *
+ * @example
+ * const options: RoostOptions = {
+ *   signer: LocalSigner.generate(),
+ *   store: new SqliteEventStore('bot.db'),
+ *   relays: ['wss://groups.example.com'],
+ * }
+ */
 export interface RoostOptions {
   /** Signs everything the account sends (and NIP-42 AUTH). */
   signer: Signer

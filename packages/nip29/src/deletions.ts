@@ -13,7 +13,7 @@ export interface OwnEventRef {
   kind: number
 }
 
-/** Options of {@link buildOwnDeletion}. @example { reason: 'typo', createdAt: now } */
+/** Options of {@link GroupId.deleteOwn}. @example { reason: 'typo', createdAt: now } */
 export interface DeletionOptions extends BuilderOptions {
   /** Why; goes into `content`, as NIP-09 says. */
   reason?: string

@@ -82,15 +82,19 @@ export class Group {
   get relayKey(): string | undefined {
     return this.#in.ctx.relayKey(this.key.relay)
   }
+  /** The relay-signed 39000 metadata (name, picture, open/closed, …), once known. */
   get metadata(): GroupMetadata | undefined {
     return this.#in.state.metadata
   }
+  /** The 39001 admins and their roles, once known. */
   get admins(): GroupAdmins | undefined {
     return this.#in.state.admins
   }
+  /** The 39002 member list, when the relay publishes it. */
   get members(): GroupMembers | undefined {
     return this.#in.state.members
   }
+  /** The 39003 roles the group defines, once known. */
   get roles(): GroupRoles | undefined {
     return this.#in.state.roles
   }
@@ -98,6 +102,7 @@ export class Group {
   get metadataEvent(): NostrEvent | undefined {
     return this.#in.state.event(KINDS.metadata)
   }
+  /** Our own standing in the group: member, pending, not a member, removed. */
   get membership(): Membership {
     return this.snapshot().membership
   }

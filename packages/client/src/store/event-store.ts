@@ -109,6 +109,7 @@ export interface EventStore {
    * pages.get("wss://groups.example.com'general") // NostrEvent[], newest first
    */
   newestPerFork(forks: readonly string[], limit: number): Promise<Map<string, NostrEvent[]>>
+  /** The stored event with this id (64 hex), branded verified, or undefined. */
   get(id: string): Promise<NostrEvent | undefined>
   /**
    * Full-text search over the cached events ({@link StoreSearch}): SQLite's FTS5 index, an
@@ -120,6 +121,7 @@ export interface EventStore {
    * lowest id. Returns true if this event is now the stored one.
    */
   putState(relay: string, event: NostrEvent): Promise<boolean>
+  /** The stored state event of this kind (39000–39005) for group `d` on `relay`, or undefined. */
   getState(relay: string, kind: number, d: string): Promise<NostrEvent | undefined>
   /**
    * Every stored state event (39000–39005) of each group fork (`<relay>'<d>`), in one read, in
@@ -145,5 +147,6 @@ export interface EventStore {
   getValue<T = unknown>(key: string): Promise<T | undefined>
   /** Stores a JSON-serializable value; `undefined` deletes the key. */
   setValue(key: string, value: unknown): Promise<void>
+  /** Closes the database; the store is not used after this. */
   close(): Promise<void>
 }
