@@ -5,8 +5,10 @@
 //       with the relay on a SQLite file, then on a throwaway PostgreSQL server once `pg` (an
 //       optional peer, refused by name while missing) is installed,
 //   (b) `tsc --noEmit` (nodenext) checks a TypeScript file using the public API (api.ts),
-//   (c) Vite builds a page importing @roost/client and @roost/react; the bundle must hold no
-//       better-sqlite3, ws or node: module,
+//   (bot) a plain Node ESM bot answers "ping" in a thread (bot.mjs), against a relay it starts
+//       in-process with startRelay,
+//   (c) a React page (main.tsx: groups, unread counts, live messages) passes strict `tsc` and
+//       Vite builds it; the bundle must hold no better-sqlite3, ws or node: module,
 // and every entry point's exported names must equal test/consumer/exports.json, and the names and
 // kinds its installed .d.ts files declare test/consumer/declarations.json.
 //
@@ -105,6 +107,7 @@ try {
       vite: version('vite'),
       '@types/node': `^${version('@types/node')}`,
       '@types/react': `^${version('@types/react')}`,
+      '@types/react-dom': `^${version('@types/react-dom')}`,
     },
     // The tarballs' own dependencies on each other resolve to the tarballs, not the registry.
     overrides: own,
@@ -226,6 +229,9 @@ try {
   step('(a) roost-relay from the installed bin, @roost/client with its SQLite store, plain Node')
   run(process.execPath, ['relay-and-client.mjs'], dir)
 
+  step('(bot) a Node bot answering "ping" in a thread, against startRelay in-process, plain Node ESM')
+  run(process.execPath, ['bot.mjs'], dir)
+
   step('(a) the same on PostgreSQL: refused by name without pg, then with pg installed')
   const { startPgServer } = await tsImport('../packages/relay/test/pg-server.ts', import.meta.url)
   const pgServer = await startPgServer()
@@ -246,7 +252,10 @@ try {
   step('(b) tsc --noEmit over the public API (nodenext)')
   run(join(dir, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json'], dir)
 
-  step('(c) vite build of a page importing @roost/client and @roost/react')
+  step('(c) strict tsc over the React page (main.tsx, bundler resolution)')
+  run(join(dir, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.page.json'], dir)
+
+  step('(c) vite build of the React page')
   run(join(dir, 'node_modules/.bin/vite'), ['build', '--logLevel', 'warn'], dir)
   const assets = join(dir, 'dist/assets')
   const bundle = readdirSync(assets)
