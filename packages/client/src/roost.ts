@@ -64,9 +64,11 @@ export interface RoostOptions {
 
 /** What {@link createRoost} returns. */
 export interface Roost {
+  /** The account's groups: join, leave, list, look up and search them. */
   readonly groups: GroupsRegistry
   /** The read-state sync (a `ReadStateSync` unless you passed your own source), if any. */
   readonly readState: ReadStateSync | ReadStateSource | undefined
+  /** The relay connections everything goes through. */
   readonly pool: RelayPool
   /**
    * Switches the account's relays at once (e.g. added in Settings, or the user's NIP-65 list):

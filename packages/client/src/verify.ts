@@ -61,6 +61,7 @@ export interface Verifier {
  * if (v.backend === 'noble') console.info('WebAssembly unavailable, verifying in JavaScript')
  */
 export interface NamedVerifier extends Verifier {
+  /** `wasm` (nostr-wasm) or `noble` (JavaScript, when WebAssembly is unavailable). */
   readonly backend: 'wasm' | 'noble'
 }
 

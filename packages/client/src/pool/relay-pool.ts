@@ -91,6 +91,7 @@ export class RelayPool {
   private verifier: Promise<Verifier> | undefined
   private wsCtor: Promise<typeof WebSocket> | undefined
   private closed = false
+  /** Milliseconds a publish waits for the relay's OK (the `publishTimeout` option). */
   readonly publishTimeout: number
   /** Unix seconds: the `clock` option, or the system clock. */
   readonly clock: () => number

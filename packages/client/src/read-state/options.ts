@@ -59,6 +59,7 @@ export type ReadStateRelays =
  * new ReadStateSync({ pool, signer, store, relays: ['wss://relay.example.com'], debounceMs: 5_000 })
  */
 export interface ReadStateSyncOptions {
+  /** Fetches, subscribes and publishes the read-state events (a {@link RelayPool} fits). */
   pool: ReadStatePool
   /** NIP-44 to self goes through `signer.nip44`, so NIP-07 and NIP-46 signers work. */
   signer: Signer
@@ -70,6 +71,7 @@ export interface ReadStateSyncOptions {
   horizonSeconds?: number
   /** Trailing debounce in ms (default 5,000) and the longest wait under activity (default 30,000). */
   debounceMs?: number
+  /** The longest wait under continuous activity before publishing, in ms (default 30,000). */
   maxWaitMs?: number
   /** Plaintext budget in bytes (default 32,768, at most 40,960). */
   budget?: number

@@ -11,8 +11,11 @@ import type { NostrEvent } from 'nostr-tools/core'
 export interface StoreQuery {
   /** Only events recorded as seen in this fork (a `GroupKey` string, `<relay>'<id>`). */
   fork?: string
+  /** Only these event ids. */
   ids?: string[]
+  /** Only these kinds. */
   kinds?: number[]
+  /** Only events by these public keys (hex). */
   authors?: string[]
   /** Single-letter tag name without '#' → accepted values (the event needs one of them). */
   tags?: Record<string, string[]>
@@ -54,6 +57,7 @@ export interface StoreSearch {
   text: string
   /** Only events seen in one of these forks (GroupKey strings); every event when absent. */
   forks?: string[]
+  /** Only these kinds. */
   kinds?: number[]
   /** created_at ≤ until (the next page: the last result's created_at). */
   until?: number

@@ -1,15 +1,26 @@
 /** The 39000 fields and flags, shared by what the relay stores and what `state(id)` shows. */
 export interface GroupBasics {
+  /** The group id (the `h` and `d` value). */
   readonly id: string
+  /** When the group was created, Unix seconds. */
   readonly createdAt: number
+  /** The group's name (39000 `name`). */
   readonly name?: string
+  /** A picture URL (39000 `picture`). */
   readonly picture?: string
+  /** A banner image URL (39000 `banner`). */
   readonly banner?: string
+  /** A description (39000 `about`). */
   readonly about?: string
+  /** Only members can read it. */
   readonly private: boolean
+  /** Only members can write to it. */
   readonly restricted: boolean
+  /** The relay does not show the group's metadata to non-members. */
   readonly hidden: boolean
+  /** Joining needs an invite code or an admin's approval. */
   readonly closed: boolean
+  /** The group has audio/video rooms (NIP-29 `livekit`). */
   readonly livekit: boolean
 }
 
@@ -22,6 +33,7 @@ export interface GroupRecord extends GroupBasics {
   readonly supportedKinds?: readonly number[]
   /** Subgroups (spec §1.10): the parent group's id, and this group's ordered children. */
   readonly parent?: string
+  /** This group's subgroups, in order. */
   readonly children?: readonly string[]
   /** Tags re-emitted in 39000 as they came (zooid copies, groups_relay's unknown tags). */
   readonly extraTags: readonly (readonly string[])[]
@@ -37,6 +49,7 @@ export interface GroupRecord extends GroupBasics {
   readonly pending: readonly string[]
   /** Pubkeys removed by a moderator (not by leaving): their joins are refused. */
   readonly removed: readonly string[]
+  /** The group was deleted (9008); its id cannot be reused. */
   readonly deleted: boolean
 }
 
