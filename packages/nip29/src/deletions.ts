@@ -8,8 +8,11 @@ const DELETION_KIND = KINDS.deletion
 
 /** An event one withdraws: its id, author and kind (a whole NostrEvent fits). */
 export interface OwnEventRef {
+  /** The event id. */
   id: string
+  /** Its author: yours, since only the author may withdraw it. */
   pubkey: string
+  /** Its kind (goes into a `k` tag). */
   kind: number
 }
 

@@ -24,6 +24,7 @@ export const MAX_PREVIOUS = 3
  * id.message('hi', { previous: window.previousTag(me) })
  */
 export class TimelineWindow {
+  /** How many events the window holds at most. */
   readonly capacity: number
   /** Newest first. */
   #events: NostrEvent[] = []
