@@ -24,6 +24,7 @@ export const RoostContext = createContext<RoostContextValue>({ roost: undefined,
 export class MissingProviderError extends Error {
   /** Always `'missing-provider'`, for `switch` on an error's code. */
   readonly code = 'missing-provider'
+  /** Always `'MissingProviderError'`. */
   override readonly name = 'MissingProviderError'
   constructor(
     /** The hook that was called. */

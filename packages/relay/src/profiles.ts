@@ -8,6 +8,7 @@ import type { RelayProfile } from './options'
  * PROFILES.groups_relay.noticeInsteadOfOk // true
  */
 export interface ProfilePolicy {
+  /** The profile's name, as `--profile` takes it. */
   readonly name: RelayProfile
   /** NIP-11 carries `self` (relay29 and groups_relay publish only `pubkey`). */
   readonly nip11Self: boolean
@@ -110,6 +111,7 @@ export interface ProfilePolicy {
   readonly subgroups: boolean
   /** Group ids containing `..` are refused (pyramid). */
   readonly forbidDotDot: boolean
+  /** The texts of the relay's refusals (OK and CLOSED messages) under this profile. */
   readonly messages: ProfileMessages
 }
 

@@ -73,18 +73,25 @@ export interface InviteTerms {
  * relay.state(id) // { id, closed: true, members: [alice, bob], admins: [{ pubkey: alice, roles: ['admin'] }], invites: ['x'], … }
  */
 export interface GroupState extends GroupBasics {
+  /** The kinds the group accepts; absent: every kind. */
   readonly supportedKinds?: number[]
+  /** The parent group's id (subgroups). */
   readonly parent?: string
+  /** The subgroups' ids, in order. */
   readonly children: string[]
   /** Every member, admins included, sorted. */
   readonly members: string[]
   /** Members holding at least one role, with their roles. */
   readonly admins: { pubkey: string; roles: string[] }[]
+  /** Outstanding invite codes. */
   readonly invites: string[]
   /** The terms of the codes in `invites` that have some (the others are single-use). */
   readonly inviteTerms: Record<string, InviteTerms>
+  /** Pinned events, in order: `['e', id]` or `['a', address]`. */
   readonly pins: string[][]
+  /** Join requests waiting for an admin. */
   readonly pending: string[]
+  /** The group was deleted (9008). */
   readonly deleted: boolean
 }
 
