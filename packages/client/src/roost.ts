@@ -71,6 +71,12 @@ export interface Roost {
   /** The relay connections everything goes through. */
   readonly pool: RelayPool
   /**
+   * The event store in use (the one passed as `store`, or the in-memory default): read the cache
+   * and small settings from it. Closed by `close()`.
+   * @example const cached = await roost.store.query({ fork: group.key.toString(), kinds: [9], limit: 20 })
+   */
+  readonly store: EventStore
+  /**
    * Switches the account's relays at once (e.g. added in Settings, or the user's NIP-65 list):
    * the group list and read state follow them from now on. Throws `InvalidRelaysError`.
    */
@@ -175,6 +181,9 @@ export function createRoost(opts: RoostOptions): Roost {
     groups: registry,
     readState,
     pool,
+    get store() {
+      return store
+    },
     setRelays: switchTo,
     search: (text, opts) => registry.search(text, opts),
     async publishRelayList(next) {

@@ -107,6 +107,7 @@ describe('@roost/client exports', () => {
       'postThread',
       'react',
       'relayKey',
+      'reply',
       'report',
       'roles',
       'search',

@@ -34,8 +34,8 @@ describe('joining', () => {
     const sent = await a.sendMessage('hello from alice')
     await until(b, (s) => s.messages.some((m) => m.id === sent.id))
     await b.sendMessage('hi alice', { replyTo: sent })
-    const s = await until(a, (s) => s.messages.some((m) => m.content === 'hi alice'))
-    const reply = s.messages.find((m) => m.content === 'hi alice')!
+    const s = await until(a, (s) => s.messages.some((m) => m.content.endsWith('\nhi alice')))
+    const reply = s.messages.find((m) => m.content.endsWith('\nhi alice'))!
     expect(reply.replyTo).toContain(sent.id)
     expect(reply.mine).toBe(false)
     expect(s.messages.find((m) => m.id === sent.id)?.mine).toBe(true)

@@ -1,4 +1,5 @@
 import { join } from 'node:path'
+import { nip19 } from 'nostr-tools'
 import { afterEach, describe, expect, it } from 'vitest'
 import { CannotSendError, type Group, type GroupSnapshot, PublishRefusedError } from '../src'
 import { SqliteEventStore } from '../src/sqlite'
@@ -79,6 +80,109 @@ describe('sending', () => {
     )
     expect(previous.sort()).toEqual(bobs.map((e) => e.id.slice(0, 8)).sort()) // Bob's three newest
     await until(b, (s) => s.messages.some((m) => m.id === sent.id))
+  })
+
+  for (const how of ['a moderator’s 9005', 'the author’s NIP-09 kind 5'] as const) {
+    it(`after ${how} deletes a message, the next post is accepted the first time (the window drops it)`, async () => {
+      const relay = await h.relay({ profile: 'relay29' })
+      const log: WireLog = { sent: [], received: [] }
+      const alice = client({ pool: { websocket: recordingWebSocket(log) } })
+      const id = await relay.createGroup({ name: 'Tidy', admins: [await alice.signer.getPublicKey()] })
+      const bob = client()
+      const a = await alice.groups.join(groupCode(relay, id))
+      const b = await bob.groups.join(groupCode(relay, id))
+      await until(a, (s) => s.membership.status === 'member')
+      await until(b, (s) => s.membership.status === 'member')
+      const bobs = []
+      for (let i = 0; i < 3; i++) bobs.push(await b.sendMessage(`bob ${i}`))
+      const last = bobs[2]!
+      await until(a, (s) => s.messages.some((m) => m.id === last.id))
+      expect(a.snapshot().messages.some((m) => m.id === last.id)).toBe(true)
+
+      if (how === 'a moderator’s 9005') await a.deleteEvent(last.id)
+      else await b.deleteOwn(last)
+      await until(a, (s) => !s.messages.some((m) => m.id === last.id)) // Alice has seen the deletion
+
+      log.sent.length = 0
+      log.received.length = 0
+      const sent = await a.sendMessage('after the deletion')
+      expect(refusals(log)).toEqual([]) // no `previous id … wasn't found`, no retry
+      expect(log.sent.filter((m) => m.startsWith('["EVENT"'))).toHaveLength(1)
+      const previous = sent.tags.find((t) => t[0] === 'previous')?.slice(1) ?? []
+      expect(previous).not.toContain(last.id.slice(0, 8))
+      expect(previous).toEqual(expect.arrayContaining([bobs[1]!.id.slice(0, 8)]))
+      await until(b, (s) => s.messages.some((m) => m.id === sent.id))
+    })
+  }
+
+  it('a reply carries the NIP-C7 shape over the relay: e and q tags, and the quoted event’s nevent link before the text', async () => {
+    const relay = await h.relay()
+    const id = await relay.createGroup({ name: 'Quotes' })
+    const alice = client()
+    const bob = client()
+    const a = await alice.groups.join(groupCode(relay, id))
+    const b = await bob.groups.join(groupCode(relay, id))
+    await until(a, (s) => s.membership.status === 'member')
+    await until(b, (s) => s.membership.status === 'member')
+    const parent = await a.sendMessage('lunch?')
+    await until(b, (s) => s.messages.some((m) => m.id === parent.id))
+    const row = b.snapshot().messages.find((m) => m.id === parent.id)!
+    const reply = await b.sendMessage('yes', { replyTo: row })
+
+    const [stored] = await alice.pool.fetch([relay.url], [{ ids: [reply.id] }])
+    const link = `nostr:${nip19.neventEncode({ id: parent.id, relays: [relay.url], author: parent.pubkey, kind: 9 })}`
+    expect(stored!.content).toBe(`${link}\nyes`)
+    expect(stored!.tags).toEqual(
+      expect.arrayContaining([
+        ['e', parent.id],
+        ['q', parent.id, relay.url, parent.pubkey],
+      ]),
+    )
+    const seen = await until(a, (s) => s.messages.some((m) => m.id === reply.id))
+    expect(seen.messages.find((m) => m.id === reply.id)!.replyTo).toEqual([parent.id])
+  })
+
+  it('a reply in thread on a chat message (NIP-22, K 9): a thread of its own for every member, counted under the message', async () => {
+    const relay = await h.relay()
+    const id = await relay.createGroup({ name: 'Slack-like' })
+    const alice = client()
+    const bob = client()
+    const a = await alice.groups.join(groupCode(relay, id))
+    const b = await bob.groups.join(groupCode(relay, id))
+    await until(a, (s) => s.membership.status === 'member')
+    await until(b, (s) => s.membership.status === 'member')
+    const question = await a.sendMessage('who has the slides?')
+    await until(b, (s) => s.messages.some((m) => m.id === question.id))
+
+    // A chat message is a thread root before anyone replies: an empty thread, not counted as one.
+    const empty = b.thread(question.id)!
+    expect(empty.root.id).toBe(question.id)
+    expect(empty.comments).toEqual([])
+    expect(b.threads()).toEqual([])
+    expect(b.snapshot().messages.find((m) => m.id === question.id)!.thread).toBeUndefined()
+
+    const comment = await b.comment(empty.root, empty.root, 'I do')
+    expect(comment.kind).toBe(1111)
+    expect(comment.tags).toEqual(
+      expect.arrayContaining([
+        ['h', id],
+        ['E', question.id, relay.url, question.pubkey],
+        ['K', '9'],
+        ['e', question.id, relay.url, question.pubkey],
+        ['k', '9'],
+      ]),
+    )
+    for (const g of [a, b]) {
+      const s = await until(g, (s) => s.threads.some((t) => t.root.id === question.id))
+      const row = s.messages.find((m) => m.id === question.id)!
+      expect(row.thread).toEqual({ title: '', comments: 1, lastCommentAt: comment.created_at })
+      expect(g.thread(question.id)!.comments.map((c) => c.id)).toEqual([comment.id])
+      expect(s.messages.some((m) => m.id === comment.id)).toBe(false) // in the thread, not the channel
+    }
+    // The author withdraws it: the chat message is no thread any more.
+    await b.deleteOwn(comment)
+    await until(a, (s) => !s.threads.some((t) => t.root.id === question.id))
+    expect(a.snapshot().messages.find((m) => m.id === question.id)!.thread).toBeUndefined()
   })
 
   it('a late message (clock behind the relay’s window) is refused with the relay’s text and not shown', async () => {

@@ -212,6 +212,18 @@ describe('RelayPool', () => {
     expect(frames.map((m) => m[0])).toEqual(['REQ', 'CLOSE', 'REQ', 'CLOSE']) // never two at once
   })
 
+  it('a relay that cannot be reached says "connection failed" once, with the cause when there is one', async () => {
+    const relay = await h.relay()
+    const url = relay.url
+    await relay.close()
+    const p = pool({ connectTimeout: 2_000 })
+    const e = finalizeEvent({ kind: 1, created_at: now(), tags: [], content: '' }, generateSecretKey())
+    const [r] = await p.publish([url], e, { timeout: 5_000 })
+    expect(r!.ok).toBe(false)
+    expect(r!.message).toMatch(/connection failed/)
+    expect(r!.message).not.toMatch(/connection failed: connection failed/)
+  })
+
   it('fetch and publish answer even when the relay is unreachable; relayInfo is fetched once', async () => {
     const relay = await h.relay()
     const url = relay.url

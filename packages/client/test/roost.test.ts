@@ -1,11 +1,22 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { LocalSigner, ReadStateSync } from '../src'
+import { LocalSigner, MemoryEventStore, ReadStateSync } from '../src'
 import { groupCode, Harness, until } from './helpers'
 
 const h = new Harness()
 afterEach(() => h.close())
 
 describe('createRoost', () => {
+  it('shows the store it uses, read-only: the one passed, else its in-memory default', async () => {
+    const store = new MemoryEventStore()
+    const given = h.roost({ store })
+    expect(given.store).toBe(store)
+    await given.store.setValue('app:cursor', 'abc')
+    expect(await store.getValue('app:cursor')).toBe('abc')
+    // @ts-expect-error read-only
+    expect(() => (given.store = new MemoryEventStore())).toThrow(TypeError)
+    expect(given.store).toBe(store)
+  })
+
   it('wires read state: marking read on one device clears the badge on the other', async () => {
     const home = await h.relay()
     const groups = await h.relay({ profile: 'groups_relay' })

@@ -1,4 +1,5 @@
 import type { EventTemplate, NostrEvent } from 'nostr-tools'
+import * as nip19 from 'nostr-tools/nip19'
 import { InvalidArgumentError } from './errors'
 import { assertHex64 } from './hex'
 import { buildImeta, type ImetaFields } from './imeta'
@@ -6,16 +7,18 @@ import { KINDS } from './kinds'
 import { type BuilderOptions, groupTemplate } from './template'
 
 /**
- * A message being replied to: its id, or its id with the author and a relay hint for the `q` tag.
+ * A message being replied to: its id, or its id with the author and a relay hint for the `q` tag
+ * (and its kind, for the `nevent` link).
  * @example id.message('yes', { replyTo: { id: parent.id, pubkey: parent.pubkey, relay: key.relay } })
  */
-export type ReplyTarget = string | { id: string; pubkey?: string; relay?: string }
+export type ReplyTarget = string | { id: string; pubkey?: string; relay?: string; kind?: number }
 
 /** Options of {@link GroupId.message}. @example { replyTo: parent.id, previous } */
 export interface MessageOptions extends BuilderOptions {
   /**
-   * The message(s) this one replies to. Each gets an `["e", id]` tag (what NIP-29 clients read)
-   * and a NIP-C7 `["q", id, relay, pubkey]` tag (what chat clients read).
+   * The message(s) this one replies to. Each gets an `["e", id]` tag (what NIP-29 clients read),
+   * a NIP-C7 `["q", id, relay, pubkey]` tag, and a `nostr:nevent1…` link on a line of its own
+   * before the text, as NIP-C7's example writes it (clients that read the quote from the text).
    */
   replyTo?: ReplyTarget | readonly ReplyTarget[]
   /**
@@ -66,6 +69,7 @@ export function buildMessage(id: string, content: string, opts?: MessageOptions)
     opts?.replyTo === undefined ? [] : Array.isArray(opts.replyTo) ? opts.replyTo : [opts.replyTo]
   const eTags: string[][] = []
   const qTags: string[][] = []
+  const links: string[] = []
   for (const target of targets as ReplyTarget[]) {
     if (typeof target !== 'string' && (typeof target !== 'object' || target === null)) {
       throw new InvalidArgumentError('replyTo', 'replyTo must be event ids or { id, pubkey?, relay? }')
@@ -75,11 +79,22 @@ export function buildMessage(id: string, content: string, opts?: MessageOptions)
     if (t.relay !== undefined && typeof t.relay !== 'string') {
       throw new InvalidArgumentError('replyTo.relay', 'replyTo.relay must be a string')
     }
+    if (t.kind !== undefined && (!Number.isSafeInteger(t.kind) || t.kind < 0)) {
+      throw new InvalidArgumentError('replyTo.kind', 'replyTo.kind must be a non-negative integer')
+    }
     eTags.push(['e', t.id])
     if (t.pubkey !== undefined)
       qTags.push(['q', t.id, t.relay ?? '', assertHex64(t.pubkey, 'replyTo.pubkey')])
     else if (t.relay !== undefined) qTags.push(['q', t.id, t.relay])
     else qTags.push(['q', t.id])
+    links.push(
+      `nostr:${nip19.neventEncode({
+        id: t.id,
+        relays: t.relay ? [t.relay] : [],
+        ...(t.pubkey !== undefined ? { author: t.pubkey } : {}),
+        ...(t.kind !== undefined ? { kind: t.kind } : {}),
+      })}`,
+    )
   }
   if (opts?.mentions !== undefined && !Array.isArray(opts.mentions)) {
     throw new InvalidArgumentError('mentions', 'mentions must be an array of pubkeys')
@@ -93,7 +108,10 @@ export function buildMessage(id: string, content: string, opts?: MessageOptions)
     throw new InvalidArgumentError('media', 'media must be an array of imeta fields')
   }
   const imetaTags = (opts?.media ?? []).map((m) => buildImeta(m))
-  return groupTemplate(KINDS.chat, id, content, [...eTags, ...qTags, ...pTags, ...imetaTags], opts)
+  // NIP-C7: `nostr:nevent1…\nyes`. Links the text already starts with are not written twice.
+  let text = content
+  for (const link of links.reverse()) if (!text.startsWith(link)) text = `${link}\n${text}`
+  return groupTemplate(KINDS.chat, id, text, [...eTags, ...qTags, ...pTags, ...imetaTags], opts)
 }
 
 export function buildReaction(

@@ -1,5 +1,6 @@
 import type { NostrEvent } from 'nostr-tools'
 import { isHex64 } from './hex'
+import { KINDS } from './kinds'
 import { timelineOrder } from './timeline-order'
 
 /**
@@ -8,6 +9,9 @@ import { timelineOrder } from './timeline-order'
  */
 export const MAX_PREVIOUS = 3
 
+/** How many deleted ids a window remembers, so a deleted event met later is not taken in. */
+const DELETED_MEMORY = 1000
+
 /**
  * The `previous` window of one group on one relay (DESIGN decisions 4 and 21): the newest
  * `capacity` events seen there (default 50, any kind, any author), newest first by
@@ -15,7 +19,8 @@ export const MAX_PREVIOUS = 3
  * relay's own ring of the events it accepted last: an event pushed live arrived after every event
  * held, one pushed with `{ older: true }` (a page of history, newest first: the local store, a
  * relay's stored backlog) arrived before them. Ordering ties by id instead would name events the
- * relay has already let go of. Deduplicates by id.
+ * relay has already let go of. Deduplicates by id. A deletion it takes in (a moderator's kind
+ * 9005, an author's NIP-09 kind 5) drops the events it names: the relay has let go of them too.
  *
  * @example
  * const window = new TimelineWindow()
@@ -32,6 +37,8 @@ export class TimelineWindow {
   #seq = new Map<string, number>()
   #newest = 0
   #oldest = 0
+  /** Ids deleted (by the relay's word), to the author a NIP-09 deletion needs, or '' for any. */
+  #deleted = new Map<string, string>()
 
   constructor(capacity = 50) {
     this.capacity = Number.isInteger(capacity) && capacity > 0 ? capacity : 50
@@ -47,6 +54,9 @@ export class TimelineWindow {
     const e = event as Partial<NostrEvent> | null
     if (typeof e !== 'object' || e === null || !isHex64(e.id) || this.#seq.has(e.id)) return
     if (typeof e.created_at !== 'number' || !Number.isFinite(e.created_at)) return
+    if (e.kind === KINDS.deleteEvent || e.kind === KINDS.deletion) this.#deletes(event)
+    const by = this.#deleted.get(event.id)
+    if (by !== undefined && (by === '' || by === event.pubkey)) return
     const list = this.#events
     const seq = opts.older === true ? this.#oldest - 1 : this.#newest + 1
     // From the oldest end: a page of history (the cold-start case) lands there, usually at once.
@@ -62,6 +72,29 @@ export class TimelineWindow {
     list.splice(at, 0, event)
     this.#seq.set(event.id, seq)
     while (list.length > this.capacity) this.#seq.delete((list.pop() as NostrEvent).id)
+  }
+
+  /**
+   * Drops the events a deletion names (`e` tags): any for a kind 9005 (the relay took it, so its
+   * author may delete), the deletion's author's own for a kind 5; and remembers them, so one met
+   * later (a page of history reaches the target after its deletion) is not taken in.
+   */
+  #deletes(deletion: NostrEvent): void {
+    const by = deletion.kind === KINDS.deleteEvent ? '' : deletion.pubkey
+    if (!Array.isArray(deletion.tags)) return
+    for (const t of deletion.tags) {
+      if (!Array.isArray(t) || t[0] !== 'e' || !isHex64(t[1])) continue
+      const id = t[1]
+      this.#deleted.delete(id)
+      this.#deleted.set(id, by)
+      if (this.#deleted.size > DELETED_MEMORY)
+        this.#deleted.delete(this.#deleted.keys().next().value as string)
+      if (!this.#seq.has(id)) continue
+      const at = this.#events.findIndex((held) => held.id === id)
+      if (at < 0 || (by !== '' && this.#events[at]!.pubkey !== by)) continue
+      this.#events.splice(at, 1)
+      this.#seq.delete(id)
+    }
   }
 
   /**

@@ -1,4 +1,4 @@
-import { nip22, verifyEvent } from 'nostr-tools'
+import { nip19, nip22, verifyEvent } from 'nostr-tools'
 import { finalizeEvent } from 'nostr-tools/pure'
 import { describe, expect, it } from 'vitest'
 import { GroupId, InvalidArgumentError } from '../src/index'
@@ -30,6 +30,40 @@ describe('GroupId.message', () => {
       ['q', parent.id],
       ['q', 'a'.repeat(64), 'wss://r'],
     ])
+  })
+
+  it('writes the NIP-C7 reply shape: a nostr:nevent1 link of the quoted event on its own line before the text', () => {
+    const t = id.message('yes', {
+      replyTo: { id: parent.id, pubkey: parent.pubkey, relay: 'wss://r', kind: 9 },
+      createdAt: 1234,
+    })
+    const link = `nostr:${nip19.neventEncode({ id: parent.id, relays: ['wss://r'], author: bob, kind: 9 })}`
+    expect(t).toEqual({
+      kind: 9,
+      content: `${link}\nyes`,
+      tags: [
+        ['h', 'general'],
+        ['e', parent.id],
+        ['q', parent.id, 'wss://r', bob],
+      ],
+      created_at: 1234,
+    })
+    expect(nip19.decode(link.slice('nostr:'.length))).toEqual({
+      type: 'nevent',
+      data: { id: parent.id, relays: ['wss://r'], author: bob, kind: 9 },
+    })
+    // a bare id: a link with the id alone; two targets: one line each, in order
+    const other = 'a'.repeat(64)
+    expect(id.message('both', { replyTo: [parent.id, other] }).content).toBe(
+      `nostr:${nip19.neventEncode({ id: parent.id })}\nnostr:${nip19.neventEncode({ id: other })}\nboth`,
+    )
+    // text that already starts with the link does not get it twice; no reply, no link
+    expect(
+      id.message(`${link}\nyes`, { replyTo: { id: parent.id, pubkey: bob, relay: 'wss://r', kind: 9 } })
+        .content,
+    ).toBe(`${link}\nyes`)
+    expect(id.message('plain').content).toBe('plain')
+    expect(() => id.message('x', { replyTo: { id: parent.id, kind: -1 } })).toThrow(InvalidArgumentError)
   })
 
   it('adds previous as one tag, from the window tag or bare values, and only when non-empty', () => {

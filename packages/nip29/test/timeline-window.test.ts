@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import type { NostrEvent } from 'nostr-tools'
 import { describe, expect, it } from 'vitest'
 import { TimelineWindow, timelineOrder } from '../src/index'
-import { alice, aliceSecret, bob, bobSecret, carolSecret, hexId, signed } from './helpers'
+import { alice, aliceSecret, bob, bobSecret, carol, carolSecret, hexId, signed } from './helpers'
 
 function fake(n: number, pubkey: string, createdAt = n, kind = 9): NostrEvent {
   return {
@@ -139,6 +139,45 @@ describe('TimelineWindow.push', () => {
       w.push(junk as unknown as NostrEvent)
     }
     expect(w.size).toBe(0)
+  })
+})
+
+describe('TimelineWindow deletions', () => {
+  const deletion = (kind: number, pubkey: string, targets: string[], at = 100): NostrEvent => ({
+    ...fake(at, pubkey, at, kind),
+    id: hexId(0x1000 + at),
+    tags: [['h', 'g'], ...targets.map((t) => ['e', t])],
+  })
+
+  it("drops what a moderator's 9005 names, whoever wrote it, so the next `previous` names what the relay still holds", () => {
+    const w = new TimelineWindow()
+    for (let n = 1; n <= 4; n++) w.push(fake(n, bob))
+    w.push(deletion(9005, carol, [hexId(4), hexId(3)]))
+    expect(ids(w)).toEqual([hexId(0x1000 + 100), hexId(2), hexId(1)])
+    expect(w.previousTag(alice)).toEqual([
+      'previous',
+      hexId(0x1000 + 100).slice(0, 8),
+      hexId(2).slice(0, 8),
+      hexId(1).slice(0, 8),
+    ])
+  })
+
+  it('drops what a NIP-09 kind 5 names only when its author wrote it', () => {
+    const w = new TimelineWindow()
+    w.push(fake(1, bob))
+    w.push(fake(2, carol))
+    w.push(deletion(5, bob, [hexId(1), hexId(2)]))
+    expect(ids(w)).toEqual([hexId(0x1000 + 100), hexId(2)])
+  })
+
+  it('does not take in a deleted event met after its deletion (a page of history, newest first)', () => {
+    const w = new TimelineWindow()
+    w.push(deletion(9005, carol, [hexId(2)]), { older: true })
+    w.push(fake(2, bob), { older: true })
+    w.push(fake(1, bob), { older: true })
+    w.push(deletion(5, bob, [hexId(3)], 101))
+    w.push(fake(3, carol)) // not Bob's: his kind 5 cannot delete it
+    expect(ids(w)).toEqual([hexId(0x1000 + 101), hexId(0x1000 + 100), hexId(3), hexId(1)])
   })
 })
 

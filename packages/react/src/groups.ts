@@ -1,6 +1,6 @@
 import type { Group, GroupSnapshot, GroupsRegistry, Roost } from '@roost/client'
 import type { GroupKey } from '@roost/nip29'
-import { useCallback, useContext, useSyncExternalStore } from 'react'
+import { useCallback, useContext, useMemo, useSyncExternalStore } from 'react'
 import { MissingProviderError, RoostContext, useRoost } from './context'
 import { useSnapshot } from './snapshot'
 
@@ -35,17 +35,54 @@ function useRegistryGroup(registry: GroupsRegistry | undefined, groupKey: GroupK
  * A group's `GroupSnapshot` (messages, threads, membership, unread, `canSend`, …), re-rendering
  * when it changes. Pass the `Group` itself, or its key (`wss://relay'id` or a `GroupKey`) to
  * look it up in the account's groups: `undefined` until the group is there (e.g. while joining).
+ * Given a `Group`, the snapshot is always there (typed `GroupSnapshot`, no `undefined`).
  *
  * @throws {InvalidReferenceError} (from `@roost/nip29`) for a key that is not a group key.
  * @example
  * const snap = useGroup("wss://groups.example.com'general")
  * if (snap) return <Timeline messages={snap.messages} />
+ * @example
+ * function Channel({ group }: { group: Group }) {
+ *   const { messages } = useGroup(group) // GroupSnapshot
+ *   return <Timeline messages={messages} onSend={(text) => group.sendMessage(text)} />
+ * }
  */
+export function useGroup(group: Group): GroupSnapshot
+export function useGroup(group: Group | GroupKey | string | undefined): GroupSnapshot | undefined
 export function useGroup(group: Group | GroupKey | string | undefined): GroupSnapshot | undefined {
   const isKey = typeof group === 'string' || (group !== undefined && !isGroup(group))
   const registry = useRoostIf(isKey, 'useGroup')?.groups
   const found = useRegistryGroup(registry, isKey ? (group as GroupKey | string) : undefined)
   return useSnapshot(isKey ? found : (group as Group | undefined))
+}
+
+/**
+ * What {@link useGroupHandle} returns: the group to write to and its snapshot to show, both there
+ * or (until the account holds the group) both `undefined`.
+ */
+export type GroupHandle =
+  | { readonly group: Group; readonly snapshot: GroupSnapshot }
+  | { readonly group: undefined; readonly snapshot: undefined }
+
+/**
+ * The account's group for a key (`wss://relay'id` or a `GroupKey`) as `{ group, snapshot }`: one
+ * lookup to show it and write to it, re-rendering when either changes. Both are `undefined` until
+ * the group is there (e.g. while joining). Needs `<RoostProvider roost={…}>`.
+ *
+ * @throws {InvalidReferenceError} (from `@roost/nip29`) for a key that is not a group key.
+ * @example
+ * const { group, snapshot } = useGroupHandle("wss://groups.example.com'general")
+ * if (!group) return <p>Joining…</p>
+ * return <Timeline messages={snapshot.messages} onSend={(text) => group.sendMessage(text)} />
+ */
+export function useGroupHandle(key: GroupKey | string | undefined): GroupHandle {
+  const registry = useRoostIf(key !== undefined, 'useGroupHandle')?.groups
+  const group = useRegistryGroup(registry, key)
+  const snapshot = useSnapshot(group)
+  return useMemo(
+    () => (group && snapshot ? { group, snapshot } : { group: undefined, snapshot: undefined }),
+    [group, snapshot],
+  )
 }
 
 /**

@@ -6,7 +6,7 @@ export {
   type RoostProviderProps,
   useRoost,
 } from './context'
-export { useGroup, useGroups, useUnread } from './groups'
+export { type GroupHandle, useGroup, useGroupHandle, useGroups, useUnread } from './groups'
 export { usePageVisible } from './page-visible'
 export { useProfile } from './profile'
 export type { ProfileSource } from './profile-source'

@@ -9,6 +9,7 @@ describe('@roost/react exports', () => {
       'RoostContext',
       'RoostProvider',
       'useGroup',
+      'useGroupHandle',
       'useGroups',
       'usePageVisible',
       'useProfile',

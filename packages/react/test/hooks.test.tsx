@@ -1,22 +1,25 @@
 import {
   createRoost,
   type Group,
+  type GroupSnapshot,
   LocalSigner,
   MemoryEventStore,
   nobleVerifier,
   type Roost,
 } from '@roost/client'
-import { InvalidReferenceError } from '@roost/nip29'
+import { type GroupKey, InvalidReferenceError } from '@roost/nip29'
 import { type RelayHandle, startRelay } from '@roost/relay'
 import { Component, type ReactNode } from 'react'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, expectTypeOf, it } from 'vitest'
 import { WebSocket } from 'ws'
 import {
+  type GroupHandle,
   MissingProviderError,
   type ProfileSource,
   RoostProvider,
   type SnapshotSource,
   useGroup,
+  useGroupHandle,
   useGroups,
   usePageVisible,
   useProfile,
@@ -101,6 +104,34 @@ class Catch extends Component<{ into: unknown[]; children: ReactNode }, { error?
 function ByObject({ g }: { g: Group | undefined }) {
   const snap = useGroup(g)
   return <p>{snap ? `${snap.id}:${snap.messages.length > 0}` : 'none'}</p>
+}
+
+/** Shows a group and writes to it from one hook: the handle for a key. */
+function Composer({ id }: { id: string }) {
+  const { group, snapshot } = useGroupHandle(id)
+  if (!group) return <p>joining</p>
+  return (
+    <section>
+      <button type="button" onClick={() => void group.sendMessage('sent from the handle')}>
+        send
+      </button>
+      <ol>
+        {snapshot.messages.map((m) => (
+          <li key={m.id}>{m.content}</li>
+        ))}
+      </ol>
+    </section>
+  )
+}
+
+/** Given the Group, useGroup's snapshot is never undefined. */
+function Count({ group }: { group: Group }) {
+  return <b>{useGroup(group).messages.length}</b>
+}
+
+function NeedsHandle() {
+  useGroupHandle("wss://r.example'x")
+  return null
 }
 
 function NeedsRoost() {
@@ -220,6 +251,59 @@ describe('@roost/react against a real relay', () => {
     await untilDom(view.el, () => view.text() === 'general:true')
     await inAct(() => view.root.render(<ByObject g={undefined} />))
     expect(view.text()).toBe('none')
+  })
+})
+
+describe('useGroupHandle and useGroup(group)', () => {
+  it('types: a Group gives a GroupSnapshot; a key gives the group and its snapshot, both or neither', () => {
+    expectTypeOf(useGroup).parameter(0).toEqualTypeOf<Group | GroupKey | string | undefined>()
+    expectTypeOf<ReturnType<typeof useGroupHandle>>().toEqualTypeOf<GroupHandle>()
+    const typed = (group: Group, key: string, maybe: Group | undefined) => {
+      expectTypeOf(useGroup(group)).toEqualTypeOf<GroupSnapshot>()
+      expectTypeOf(useGroup(key)).toEqualTypeOf<GroupSnapshot | undefined>()
+      expectTypeOf(useGroup(maybe)).toEqualTypeOf<GroupSnapshot | undefined>()
+      const handle = useGroupHandle(key)
+      expectTypeOf(handle.group).toEqualTypeOf<Group | undefined>()
+      const { group: g, snapshot } = handle
+      if (g) expectTypeOf(snapshot).toEqualTypeOf<GroupSnapshot>()
+      else expectTypeOf(snapshot).toEqualTypeOf<undefined>()
+    }
+    expect(typed).toBeTypeOf('function') // checked by tsc, never called
+  })
+
+  it('a handle for a key: nothing until joined, then the snapshot to show and the group to write to', async () => {
+    const r = await relay()
+    const alice = client(r.url)
+    const key = `${r.url}'general`
+    const view = mount(
+      <RoostProvider roost={alice}>
+        <Composer id={key} />
+      </RoostProvider>,
+    )
+    closers.push(() => inAct(() => view.root.unmount()))
+    await untilDom(view.el, () => view.text() === 'joining')
+    const group = await alice.groups.join(key)
+    await untilDom(view.el, () => view.el.querySelector('button') !== null)
+    await inAct(() => view.el.querySelector('button')!.click())
+    await untilDom(view.el, () => view.text().includes('sent from the handle'))
+    expect(group.snapshot().messages.some((m) => m.content === 'sent from the handle')).toBe(true)
+
+    const count = mount(<Count group={group} />)
+    closers.push(() => inAct(() => count.root.unmount()))
+    await untilDom(count.el, () => Number(count.text()) === group.snapshot().messages.length)
+    expect(view.errors).toEqual([])
+  })
+
+  it('without a provider, useGroupHandle says which prop is missing', async () => {
+    const caught: unknown[] = []
+    const view = mount(
+      <Catch into={caught}>
+        <NeedsHandle />
+      </Catch>,
+    )
+    await untilDom(view.el, () => view.text().startsWith('failed:'))
+    expect(view.text()).toBe('failed:useGroupHandle needs <RoostProvider roost={…}> above it')
+    await inAct(() => view.root.unmount())
   })
 })
 

@@ -79,12 +79,15 @@ export const MAX_BUDGET_BYTES = 40_960
 export const DEFAULT_HORIZON_SECONDS = 7 * 24 * 60 * 60
 
 /**
- * Received events whose content is longer than this many characters are discarded by default.
+ * Received events whose content is longer than this many characters are discarded by default: the
+ * length of the largest NIP-44 v2 payload with the 2-byte length prefix, 65,535 bytes of plaintext
+ * (padded to 65,536, plus version, nonce, prefix and MAC, in base64). Other clients may publish
+ * blobs well over our own budget (no budget, or a count-only trim); every one of them is read.
  *
  * @example
  * readSlot(event, { maxContentLength: DEFAULT_MAX_CONTENT_LENGTH })
  */
-export const DEFAULT_MAX_CONTENT_LENGTH = 65_536
+export const DEFAULT_MAX_CONTENT_LENGTH = 87_472
 
 /**
  * Our own coordinate holding a version further than this ahead of the clock makes us rotate (decision e).

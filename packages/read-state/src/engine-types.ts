@@ -140,7 +140,7 @@ export interface EngineOptions {
   maxWaitMs?: number
   /** Parent channel of `thread:`/`msg:` keys (for dominance: eviction and the re-publish trigger). */
   parentOf?: ParentResolver
-  /** Received content longer than this is discarded (default 65,536). */
+  /** Received content longer than this is discarded (default 87,472: the largest NIP-44 payload of 65,535 bytes). */
   maxContentLength?: number
   /**
    * Above this many known contexts, `thread:`/`msg:` entries dominated by their channel (inert:

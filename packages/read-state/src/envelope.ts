@@ -39,12 +39,12 @@ export type SlotResult = { ok: true; slotId: string } | { ok: false; reason: Env
  * Options of {@link readSlot}.
  *
  * @example
- * readSlot(event, { pubkey: me, maxContentLength: 65_536 })
+ * readSlot(event, { pubkey: me, maxContentLength: 87_472 })
  */
 export interface ReadSlotOptions {
   /** When set, an event by any other pubkey is rejected (`'wrong-author'`). */
   pubkey?: string
-  /** Content longer than this is rejected (`'too-large'`). Default 65,536 characters. */
+  /** Content longer than this is rejected (`'too-large'`). Default 87,472 characters (the largest NIP-44 payload of 65,535 bytes). */
   maxContentLength?: number
 }
 

@@ -58,7 +58,7 @@ describe('readSlot (event envelope)', () => {
     const tags = [['d', 'read-state:x'], T]
     expect(readSlot(ev(tags, { kind: 30079 }))).toEqual({ ok: false, reason: 'wrong-kind' })
     expect(readSlot(ev(tags), { pubkey: 'b'.repeat(64) })).toEqual({ ok: false, reason: 'wrong-author' })
-    expect(readSlot(ev(tags, { content: 'A'.repeat(65_537) }))).toEqual({ ok: false, reason: 'too-large' })
+    expect(readSlot(ev(tags, { content: 'A'.repeat(87_473) }))).toEqual({ ok: false, reason: 'too-large' })
     expect(readSlot(ev(tags, { content: 'A'.repeat(100) }), { maxContentLength: 99 })).toEqual({
       ok: false,
       reason: 'too-large',

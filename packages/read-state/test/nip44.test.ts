@@ -7,7 +7,15 @@ import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js'
 import { finalizeEvent, getPublicKey, verifyEvent } from 'nostr-tools'
 import * as nip44 from 'nostr-tools/nip44'
 import { describe, expect, it } from 'vitest'
-import { mergeContexts, parseBlob, ReadStateEngine, readSlot, readStateTags, serializeBlob } from '../src'
+import {
+  DEFAULT_BUDGET_BYTES,
+  mergeContexts,
+  parseBlob,
+  ReadStateEngine,
+  readSlot,
+  readStateTags,
+  serializeBlob,
+} from '../src'
 
 /**
  * The official NIP-44 v2 vectors (sha256 269ed0f6…5040) against nostr-tools, our NIP-44
@@ -180,5 +188,89 @@ describe('NIP-RS ciphertext vector and the encrypt-to-self pipeline', () => {
     expect(b.contexts).toEqual(mergeContexts({ 'group:general': 1700001000, 'group:dev': 1700000500 }))
     expect(effects.some((e) => e.type === 'changed')).toBe(true)
     expect(serializeBlob({ clientId: a.clientId, contexts: b.contexts })).toBe(pub.plaintext)
+  })
+})
+
+describe('blobs other clients publish over our budget (no budget, or a count-only trim)', () => {
+  const sk = hexToBytes('0000000000000000000000000000000000000000000000000000000000000001')
+  const pk = getPublicKey(sk)
+  const selfKey = nip44.getConversationKey(sk, pk)
+
+  /** A valid blob of exactly `bytes` bytes of plaintext, from another installation. */
+  function plaintextOf(bytes: number): string {
+    const clientId = 'buzz-desktop-old'
+    const contexts: Record<string, number> = {}
+    const size = () => Buffer.byteLength(serializeBlob({ clientId, contexts }))
+    for (let i = 0; size() < bytes - 300; i++)
+      contexts[`group:${String(i).padStart(40, '0')}`] = 1_700_000_000 + i
+    // one more entry: "key":1700000000 and its comma
+    const keyLength = bytes - size() - 2 - 1 - 10 - 1
+    contexts[`group:${'z'.repeat(keyLength - 6)}`] = 1_700_000_000
+    const text = serializeBlob({ clientId, contexts })
+    expect(Buffer.byteLength(text)).toBe(bytes)
+    return text
+  }
+
+  it.each([
+    40_961, // the first size our old limit (65,536 payload characters) dropped
+    60_000,
+    65_535, // the largest NIP-44 plaintext with the 2-byte length prefix
+  ])(
+    'a signed, NIP-44 encrypted blob of %i bytes of plaintext is read and merged, and our publish stays in budget',
+    (bytes) => {
+      const plaintext = plaintextOf(bytes)
+      const event = finalizeEvent(
+        {
+          kind: 30078,
+          created_at: 1_700_002_000,
+          tags: readStateTags('other-slot'),
+          content: nip44.encrypt(plaintext, selfKey),
+        },
+        sk,
+      )
+      expect(verifyEvent(event)).toBe(true)
+      expect(event.content.length).toBeLessThanOrEqual(87_472)
+      expect(readSlot(event, { pubkey: pk })).toEqual({ ok: true, slotId: 'other-slot' })
+
+      let now = 1_700_002_000_000
+      let n = 0
+      const engine = new ReadStateEngine({
+        pubkey: pk,
+        clock: () => now,
+        randomId: () => `id${++n}`.padStart(32, '0'),
+      })
+      engine.start()
+      engine.loaded([{ event, plaintext: nip44.decrypt(event.content, selfKey) }])
+      const parsed = parseBlob(plaintext)
+      if (!parsed.ok) throw new Error('expected a valid blob')
+      expect(engine.contexts).toEqual(mergeContexts(parsed.blob.contexts))
+
+      // Our own blob, carrying what we read, stays within our budget (32,768 bytes by default).
+      engine.markRead('group:mine', 1_700_001_999)
+      now += 5_000
+      const fetch = engine.tick().find((e) => e.type === 'fetch-own')
+      if (fetch?.type !== 'fetch-own') throw new Error('expected a fetch-own')
+      const pub = engine.ownFetched(fetch.ref, []).find((e) => e.type === 'publish')
+      if (pub?.type !== 'publish') throw new Error('expected a publish')
+      expect(Buffer.byteLength(pub.plaintext)).toBeLessThanOrEqual(DEFAULT_BUDGET_BYTES)
+      expect(JSON.parse(pub.plaintext).contexts['group:mine']).toBe(1_700_001_999)
+    },
+  )
+
+  it('the largest NIP-44 payload (65,535 bytes) is 87,472 characters: one character more is dropped unread', () => {
+    const event = finalizeEvent(
+      {
+        kind: 30078,
+        created_at: 1_700_002_000,
+        tags: readStateTags('other-slot'),
+        content: nip44.encrypt(plaintextOf(65_535), selfKey),
+      },
+      sk,
+    )
+    expect(event.content.length).toBe(87_472)
+    expect(readSlot({ ...event, content: `${event.content}A` }, { pubkey: pk })).toEqual({
+      ok: false,
+      reason: 'too-large',
+    })
   })
 })

@@ -2,6 +2,7 @@ import type { Engine } from './engine'
 import { RelayError } from './errors'
 import { relayEvent } from './groups/intake'
 import { MAX_USES } from './groups/invites'
+import { LOCAL_CHAT_NAME, LOCAL_GROUP } from './groups/local-chat'
 import type { CreateGroupOptions, InviteOptions } from './handle'
 import { randomId } from './keys'
 
@@ -70,4 +71,18 @@ export async function createInvite(
   }
   await engine.own([relayEvent(9009, groupId, tags, engine.now())])
   return c
+}
+
+/**
+ * Creates the relay-local group `_` (open, named "Relay chat", the operators as its admins) unless
+ * it exists; several processes starting together on one database create it once.
+ *
+ * @example
+ * if (opts.localChat) await openLocalChat(engine)
+ */
+export async function openLocalChat(engine: Engine): Promise<void> {
+  await engine.store.exclusive('local-chat', async () => {
+    if (await engine.group(LOCAL_GROUP)) return
+    await createGroup(engine, { id: LOCAL_GROUP, name: LOCAL_CHAT_NAME, admins: [...engine.admins] })
+  })
 }

@@ -12,8 +12,10 @@ import { isRelayProfile } from './profiles'
 export const USAGE = `Usage: roost-relay [options]
        roost-relay admin [--url <relay-url>] <method> [params...]   (NIP-86; see admin --help)
 
-A NIP-29 groups relay (NIP-01/09/11/29/42/50/86) on one SQLite file, or on PostgreSQL shared by
-several relay processes.
+A NIP-29 groups relay (NIP-01/09/11/29/42/45/50/70/77/86; NIP-50 is search) on one SQLite file, or
+on PostgreSQL shared by several relay processes. Once it accepts connections it prints one line,
+\`roost-relay ready <ws-url>\`, for scripts to wait for (with --log-format json: the line whose
+"event" is "listening").
 
 Options:
   --port <n>           TCP port (default 7777; 0 picks a free one)
@@ -25,7 +27,11 @@ Options:
   --secret-key <hex>   relay signing key (default: generated once, kept in the db)
   --profile <name>     roost | strict | relay29 | groups_relay | zooid | pyramid (default roost)
   --static <dir>       serve this directory over HTTP on the same port
+  --tls                serve https:// and wss:// with a self-signed certificate made on first
+                       run beside the database (tls-cert.pem), for trying clients locally;
+                       prints how to trust it. A public relay goes behind a TLS proxy instead
   --demo               create the demo groups general, design and private (idempotent)
+  --local-chat         open NIP-29's relay-local group '_' (anyone may post; off by default)
   --late-window <s>    refuse group events older than this many seconds (0: off)
   --previous-minimum <n>  minimum number of previous references (roost 0, strict 3)
   --rate-limit <n/s>   EVENTs per connection: n per s seconds (default 200/10; 0 turns it off)
@@ -95,7 +101,7 @@ const QUOTA_FLAGS = {
 
 /** The result of parsing the command line: options for startRelay, or help/an error to print. */
 export type CliParse =
-  | { ok: true; options: RelayOptions; verbose: boolean; logFormat?: LogFormat }
+  | { ok: true; options: RelayOptions; verbose: boolean; logFormat?: LogFormat; tls?: boolean }
   | { ok: false; help: boolean; error?: string }
 
 /**
@@ -122,6 +128,8 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
         profile: { type: 'string' },
         static: { type: 'string' },
         demo: { type: 'boolean' },
+        'local-chat': { type: 'boolean' },
+        tls: { type: 'boolean' },
         'late-window': { type: 'string' },
         'previous-minimum': { type: 'string' },
         'livekit-url': { type: 'string' },
@@ -169,6 +177,7 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
   }
   if (typeof values.static === 'string') options.staticDir = values.static
   if (values.demo) options.demo = true
+  if (values['local-chat']) options.localChat = true
   for (const [flag, key] of [
     ['late-window', 'lateWindow'],
     ['previous-minimum', 'previousMinimum'],
@@ -271,5 +280,6 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
     options,
     verbose: !!values.verbose,
     ...(extra.logFormat && { logFormat: extra.logFormat }),
+    ...(values.tls === true && { tls: true }),
   }
 }

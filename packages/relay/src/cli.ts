@@ -1,14 +1,22 @@
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
+import { nip19 } from 'nostr-tools'
 import { parseCli, USAGE } from './cli-args'
 import { RelayError } from './errors'
+import { LOCAL_GROUP } from './groups/local-chat'
 import { formatLog, isNotable } from './log'
 import { isPostgresUrl, redactDbUrl } from './store/db-url'
+import { localCertificate, trustHint } from './tls'
 
 export { type CliParse, parseCli, USAGE } from './cli-args'
 
 /** How long SIGTERM or SIGINT gives the relay to close cleanly before the process exits 1, ms. */
 const STOP_MS = 5_000
+/**
+ * The ready line's prefix: `roost-relay ready <ws-url>`, one line on stdout once the relay accepts
+ * connections, the last of the banner. Scripts wait for it; its form is documented and kept.
+ */
+export const READY = 'roost-relay ready '
 
 /**
  * Runs the CLI: starts the relay, prints where it listens, closes cleanly on SIGINT/SIGTERM (exit 0,
@@ -37,6 +45,15 @@ export async function main(argv: string[]): Promise<void> {
   options.log = (line) => {
     if (parsed.verbose || isNotable(line)) process.stderr.write(`${formatLog(format, line)}\n`)
   }
+  // --tls: the local certificate beside the database (made on first run), or under .roost.
+  const local = parsed.tls
+    ? localCertificate(
+        options.db && options.db !== ':memory:' && !isPostgresUrl(options.db)
+          ? dirname(options.db)
+          : '.roost',
+      )
+    : undefined
+  if (local) options.tls = { key: local.key, cert: local.cert }
   const { startRelay } = await import('./relay')
   let relay: Awaited<ReturnType<typeof startRelay>>
   try {
@@ -54,9 +71,10 @@ export async function main(argv: string[]): Promise<void> {
     `  database:         ${redactDbUrl(options.db ?? '')}`,
   ]
   if (options.urls) out.push(`  public URLs:      ${options.urls.join(' ')}`)
+  if (local) out.push(...trustHint(local, relay.url.replace('wss://', 'https://')))
   if (options.livekit) out.push(`  LiveKit (AV):     ${options.livekit.url}`)
   if (options.staticDir)
-    out.push(`  web:              ${relay.url.replace('ws://', 'http://')}/ (from ${options.staticDir})`)
+    out.push(`  web:              ${relay.url.replace(/^ws/, 'http')}/ (from ${options.staticDir})`)
   out.push(`  media (Blossom):  ${relay.mediaUrl}`)
   if (options.urls && !options.mediaUrl)
     out.push('  (behind a proxy, give --media-url: the media port needs a public origin of its own)')
@@ -67,6 +85,12 @@ export async function main(argv: string[]): Promise<void> {
       `  design invite:    ${relay.demo.invite}${left === undefined ? '' : `  (admits ${left} more newcomers)`}`,
     )
   }
+  // Links name the public URL (behind a TLS front, --url wss://…), as clients will reach the relay.
+  const linkUrl = options.urls?.[0] ?? relay.url
+  const link = (identifier: string) =>
+    nip19.naddrEncode({ kind: 39000, pubkey: relay.pubkey, identifier, relays: [linkUrl] })
+  if (relay.demo) out.push(`  design link:      ${link('design')}?invite=${relay.demo.invite}`)
+  if (options.localChat) out.push(`  relay chat ('_'): ${link(LOCAL_GROUP)}`)
   let stopping = false
   const stop = (signal: string) => {
     if (stopping) {
@@ -109,5 +133,5 @@ export async function main(argv: string[]): Promise<void> {
         ...(relay.demo && { demo: relay.demo }),
       })}\n`,
     )
-  } else process.stdout.write(`${out.join('\n')}\n`)
+  } else process.stdout.write(`${out.join('\n')}\n${READY}${relay.url}\n`)
 }

@@ -27,6 +27,8 @@ export interface MessageHandlers {
   event(conn: Connection, event: NostrEvent, admission: Admission): Promise<void>
   req(conn: Connection, subId: string, filters: Filter[]): Promise<void>
   close(conn: Connection, subId: string): void
+  /** NIP-45 COUNT: resolves once answered (COUNT or CLOSED). */
+  count(conn: Connection, subId: string, filters: Filter[]): Promise<void>
   /** NIP-77: `NEG-OPEN` (resolves once answered), `NEG-MSG`, `NEG-CLOSE`. */
   neg(conn: Connection, message: NegMessage): Promise<void>
 }
@@ -268,6 +270,9 @@ export class Connection implements Peer {
     } else if (m.type === 'REQ') {
       if (this.closing) this.send(['CLOSED', m.subId, SHUTTING_DOWN])
       else await this.handlers.req(this, m.subId, m.filters)
+    } else if (m.type === 'COUNT') {
+      if (this.closing) this.send(['CLOSED', m.subId, SHUTTING_DOWN])
+      else await this.handlers.count(this, m.subId, m.filters)
     } else if (m.type === 'CLOSE') this.handlers.close(this, m.subId)
     else if (m.type === 'AUTH') this.onAuth(m.event)
     else if (this.closing) this.send(['NEG-ERR', m.subId, SHUTTING_DOWN])

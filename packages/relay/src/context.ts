@@ -27,6 +27,8 @@ export interface RelayContext {
   readonly limits: RelayLimits
   /** The URLs NIP-42 `relay` tags must name (the configured public URLs, else the listen address). */
   publicUrls(): readonly string[]
+  /** The relay-local group `_` is open (`RelayOptions.localChat`). */
+  readonly localChat: boolean
   /** Kinds accepted without an `h` tag. */
   readonly nonGroupKinds: ReadonlySet<number>
   /** Unix seconds. */

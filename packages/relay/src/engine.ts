@@ -7,6 +7,7 @@ import { Bans, followLists } from './bans'
 import { clientAddress } from './client-address'
 import { Connection, heartbeat } from './connection'
 import type { Admission, RelayContext } from './context'
+import { answerCount } from './count'
 import { RelayOptionError } from './errors'
 import { groupOf } from './groups/intake'
 import type { GroupRecord } from './groups/record'
@@ -103,6 +104,7 @@ export class Engine {
       tieOrder: opts.tieOrder ?? 'arrival',
       limits,
       publicUrls: () => (urls.length > 0 ? urls : [engine.url]),
+      localChat: opts.localChat ?? false,
       nonGroupKinds: new Set(opts.nonGroupKinds ?? DEFAULT_NON_GROUP_KINDS),
       now: clock,
       log: opts.log ?? (() => {}),
@@ -177,6 +179,7 @@ export class Engine {
         event: (c, e, admission) => this.onEvent(c, e, admission),
         req: (c, subId, filters: Filter[]) => this.query.req(c, subId, filters),
         close: (c, subId) => this.query.close(c, subId),
+        count: (c, subId, filters) => answerCount(this.ctx, c, subId, filters),
         neg: (c, message) => this.negentropy.handle(c, message),
       },
       rate,

@@ -56,7 +56,7 @@ export interface InviteOptions {
  * relay.state('general')?.members
  */
 export interface RelayHandle {
-  /** `ws://127.0.0.1:PORT` */
+  /** `ws://127.0.0.1:PORT` (`wss://` with the `tls` option) */
   url: string
   /**
    * The origin Blossom serves uploads from, never the relay's own: `http://127.0.0.1:MEDIA_PORT`,

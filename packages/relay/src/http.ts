@@ -38,7 +38,7 @@ export function handleHttp(
             uploads: uploadPolicyName(engine.opts.uploadPolicy ?? DEFAULT_UPLOAD_POLICY),
             quota: settleUploadQuota(engine.opts.uploadQuota),
           },
-          { info: engine.bans.info, nip86: engine.admins.size > 0 },
+          { info: engine.bans.info, nip86: engine.admins.size > 0, localChat: engine.ctx.localChat },
         ),
       ),
     )

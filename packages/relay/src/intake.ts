@@ -189,6 +189,7 @@ export class Intake {
       findEvent: (id) => found.get(id),
       removedAnywhere: () => removed,
       maxPendingJoins: this.ctx.limits.maxPendingJoins,
+      localChat: this.ctx.localChat,
     }
   }
 

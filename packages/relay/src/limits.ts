@@ -43,7 +43,8 @@ export const LIMITS = {
   pageSize: 100,
   /**
    * Stored rows one REQ may examine (matching or not, visible to its reader or not) before it is
-   * refused with CLOSED `blocked:`: a backstop for filters that walk far to find little.
+   * refused with CLOSED `blocked:`: a backstop for filters that walk far to find little. A COUNT
+   * (NIP-45) examines at most this many per filter, matching or not, or is refused the same way.
    */
   maxQueryScan: 100_000,
   /** A REQ's next page waits while the connection's unsent output is above this (bytes). */

@@ -31,7 +31,7 @@ export function relayInfo(
   lateWindow?: number,
   limits: RelayLimits = LIMITS,
   media: MediaInfo = { maxUpload: DEFAULT_MAX_BLOB_BYTES, uploads: 'invited' },
-  operator: { info?: RelayInfoOverrides; nip86?: boolean } = {},
+  operator: { info?: RelayInfoOverrides; nip86?: boolean; localChat?: boolean } = {},
 ): Record<string, unknown> {
   const info = operator.info ?? {}
   return {
@@ -41,7 +41,7 @@ export function relayInfo(
     ...(info.icon !== undefined && { icon: info.icon }),
     ...(policy.nip11Self && { self: keys.relay }),
     pubkey: policy.separateOwnerKey ? keys.owner : keys.relay,
-    supported_nips: [1, 9, 11, 29, 42, 50, 70, 77, ...(operator.nip86 ? [86] : [])],
+    supported_nips: [1, 9, 11, 29, 42, 45, 50, 70, 77, ...(operator.nip86 ? [86] : [])],
     // NIP-77 protocol version (V1), as strfry advertises it.
     negentropy: 1,
     software: 'https://github.com/roost/roost/tree/main/packages/relay',
@@ -86,6 +86,8 @@ export function relayInfo(
     // Blossom (BUD-01/02) on an origin of its own, `url`: PUT /upload, GET /<sha256>.
     roost: {
       profile: policy.name,
+      // NIP-29's relay-local group `_` is open (`--local-chat`).
+      local_chat: operator.localChat ?? false,
       blossom: {
         ...(media.url !== undefined && { url: media.url }),
         max_upload: media.maxUpload,

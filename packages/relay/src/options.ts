@@ -24,6 +24,12 @@ export interface RelayOptions {
   /** Interface to bind; '127.0.0.1' by default. */
   host?: string
   /**
+   * Serve HTTPS and WSS on the relay's port (and on Blossom's) with this key and certificate (PEM):
+   * `url` is then `wss://`. For trying clients against a local relay (`--tls` makes a self-signed
+   * one); a public relay is usually served behind a TLS proxy instead, with `urls: ['wss://…']`.
+   */
+  tls?: { key: string | Buffer; cert: string | Buffer }
+  /**
    * Where events live: a SQLite file path (opened in WAL mode), ':memory:' (the default), or a
    * `postgres://` URL that several relay processes can share (migrations are applied on start).
    */
@@ -54,6 +60,12 @@ export interface RelayOptions {
   limits?: Partial<RelayLimits>
   /** Per-connection EVENT rate limit; 200 events per 10 seconds by default. `events: 0` turns it off. */
   rateLimit?: { events: number; perSeconds: number }
+  /**
+   * Opens NIP-29's relay-local group `_` (off by default): the relay creates it (open, named "Relay
+   * chat", the `admins` as its admins) and anyone may post in it without joining. Off, every event
+   * for `_` (a 9007 creating it included) is refused with `restricted:`.
+   */
+  localChat?: boolean
   /** Kinds accepted without an `h` tag (NIP-09 deletions, profiles, relay and group lists, app data). */
   nonGroupKinds?: number[]
   /** Seconds between WebSocket pings; a connection that misses one pong is closed. 30 by default. */

@@ -1,7 +1,8 @@
-import { createServer, type Server } from 'node:http'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import { createServer as createTlsServer } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { WebSocketServer } from 'ws'
-import { createGroup, createInvite } from './admin'
+import { createGroup, createInvite, openLocalChat } from './admin'
 import { seedDemo } from './demo'
 import { Engine } from './engine'
 import { RelayOptionError } from './errors'
@@ -56,7 +57,7 @@ export async function startRelay(opts: RelayOptions = {}): Promise<RelayHandle> 
   // Extra HTTP endpoints (LiveKit is built once the relay knows its public URL); a request they
   // leave goes on to the next, then to NIP-11 and the static files.
   let livekit: HttpHandler | undefined
-  const server: Server = createServer((req, res) => {
+  const onRequest = (req: IncomingMessage, res: ServerResponse) => {
     const next = async () => {
       if (await operator(req, res)) return
       if (await media.onRelayPort(req, res)) return
@@ -64,7 +65,8 @@ export async function startRelay(opts: RelayOptions = {}): Promise<RelayHandle> 
       handleHttp(engine, req, res, media.origin)
     }
     next().catch(() => res.destroy())
-  })
+  }
+  const server: Server = opts.tls ? createTlsServer(opts.tls, onRequest) : createServer(onRequest)
   const wss = new WebSocketServer({ server, maxPayload: engine.ctx.limits.maxMessageLength * 4 })
   wss.on('connection', (ws, req) => engine.attach(ws, req))
   wss.on('error', () => {})
@@ -82,10 +84,11 @@ export async function startRelay(opts: RelayOptions = {}): Promise<RelayHandle> 
     throw err
   }
   const port = (server.address() as AddressInfo).port
-  engine.url = `ws://${urlHost}:${port}`
+  engine.url = `${opts.tls ? 'wss' : 'ws'}://${urlHost}:${port}`
   if (opts.livekit) livekit = await liveKitHttp(engine, opts.livekit)
   let demo: DemoInfo | undefined
   if (opts.demo) demo = await seedDemo(engine)
+  if (opts.localChat) await openLocalChat(engine)
   await refreshAvFlags(engine)
   const heartbeat = setInterval(() => engine.heartbeat(), (opts.heartbeat ?? HEARTBEAT_S) * 1000)
   heartbeat.unref()

@@ -6,6 +6,8 @@ import { type NegMessage, parseNegFrame } from './negentropy/wire'
 export type ClientMessage =
   | { type: 'EVENT'; event: NostrEvent }
   | { type: 'REQ'; subId: string; filters: Filter[] }
+  /** NIP-45: how many stored events the filters match, answered `["COUNT", subId, {"count": n}]`. */
+  | { type: 'COUNT'; subId: string; filters: Filter[] }
   | { type: 'CLOSE'; subId: string }
   | { type: 'AUTH'; event: NostrEvent }
   | NegMessage
@@ -70,7 +72,8 @@ export function parseMessage(
       }
       return { ok: true, message: { type, event: raw as NostrEvent } }
     }
-    case 'REQ': {
+    case 'REQ':
+    case 'COUNT': {
       const subId = data[1]
       if (typeof subId !== 'string' || subId.length === 0 || subId.length > limits.maxSubidLength)
         return notice(`invalid: subscription id must be a string of 1 to ${limits.maxSubidLength} characters`)
@@ -80,7 +83,7 @@ export function parseMessage(
       })
       if (oversize) return closed('invalid: message too large')
       const filters = data.slice(2)
-      if (filters.length === 0) return closed('invalid: a REQ needs at least one filter')
+      if (filters.length === 0) return closed(`invalid: a ${type} needs at least one filter`)
       if (filters.length > limits.maxFilters)
         return closed(`blocked: too many filters (at most ${limits.maxFilters})`)
       const parsed: Filter[] = []
@@ -89,22 +92,13 @@ export function parseMessage(
         if (typeof r === 'string') return closed(`invalid: ${r}`)
         parsed.push(r)
       }
-      return { ok: true, message: { type: 'REQ', subId, filters: parsed } }
+      return { ok: true, message: { type: type as 'REQ' | 'COUNT', subId, filters: parsed } }
     }
     case 'CLOSE': {
       const subId = data[1]
       if (typeof subId !== 'string' || data.length !== 2)
         return notice('invalid: CLOSE takes one subscription id')
       return { ok: true, message: { type: 'CLOSE', subId } }
-    }
-    case 'COUNT': {
-      const subId = data[1]
-      if (typeof subId === 'string' && subId.length > 0 && subId.length <= limits.maxSubidLength)
-        return {
-          ok: false,
-          error: { answer: 'CLOSED', subId, reason: 'blocked: COUNT (NIP-45) is not supported' },
-        }
-      return notice('invalid: COUNT (NIP-45) is not supported')
     }
     case 'NEG-OPEN':
     case 'NEG-MSG':

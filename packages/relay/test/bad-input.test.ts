@@ -89,14 +89,20 @@ describe('bad input and load', () => {
     expect(await raw.req('huge', filter as never)).toEqual({ events: [] })
   })
 
-  it('answers COUNT (unsupported) with CLOSED so a waiting client is not left hanging', async () => {
+  it('answers a malformed COUNT (NIP-45) with CLOSED so a waiting client is not left hanging', async () => {
     const r = await relay()
     const raw = await RawClient.open(r.url)
-    raw.send(['COUNT', 'c1', { kinds: [1] }])
+    raw.send(['COUNT', 'c1'])
     expect(await raw.next((f) => f[0] === 'CLOSED' && f[1] === 'c1')).toEqual([
       'CLOSED',
       'c1',
-      'blocked: COUNT (NIP-45) is not supported',
+      'invalid: a COUNT needs at least one filter',
+    ])
+    raw.send(['COUNT', 'c2', { kinds: 'x' }])
+    expect(await raw.next((f) => f[0] === 'CLOSED' && f[1] === 'c2')).toEqual([
+      'CLOSED',
+      'c2',
+      'invalid: kinds must be a list of integers from 0 to 65535',
     ])
   })
 

@@ -254,9 +254,23 @@ describe('roost-relay CLI', () => {
     const help = run(['--help'])
     expect(await help.exit).toBe(0)
     expect(help.output()).toMatch(/Usage: roost-relay/)
+    expect(help.output()).toMatch(/NIP-01\/09\/11\/29\/42\/50\//) // search (NIP-50) among the NIPs
     const bad = run(['--profile', 'nope'])
     expect(await bad.exit).toBe(2)
     expect(bad.errors()).toMatch(/unknown --profile/)
+  })
+
+  it('prints one stable ready line, roost-relay ready <ws-url>, last, once it accepts connections', async () => {
+    const p = run(['--port', '0', '--db', ':memory:'])
+    const [line, url] = await p.waitFor(/^roost-relay ready (ws:\/\/\S+)\n/m)
+    expect(line).toBe(`roost-relay ready ${url}\n`)
+    expect(p.output().endsWith(line!)).toBe(true) // the banner's last line
+    expect(p.output()).toContain(`listening on ${url} `)
+    const c = await connect(url!)
+    c.close()
+    p.child.kill('SIGTERM')
+    expect(await p.exit).toBe(0)
+    expect(p.output().match(/roost-relay ready/g)).toHaveLength(1)
   })
 
   it('exits 0 on SIGINT', async () => {

@@ -11,6 +11,8 @@ it('pins the public exports of @roost/relay', () => {
     'RelayOptionError',
     'contentSecurityPolicy',
     'isRelayProfile',
+    'localCertificate',
     'startRelay',
+    'trustHint',
   ])
 })

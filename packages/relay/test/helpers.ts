@@ -203,8 +203,12 @@ export class RawClient {
     })
   }
   /** Connects (with extra request headers, if any); rejects when the relay closes it before its AUTH challenge. */
-  static async open(url: string, headers?: Record<string, string>): Promise<RawClient> {
-    const ws = new WebSocket(url, headers ? { headers } : undefined)
+  static async open(
+    url: string,
+    headers?: Record<string, string>,
+    options: WebSocket.ClientOptions = {},
+  ): Promise<RawClient> {
+    const ws = new WebSocket(url, headers ? { ...options, headers } : options)
     const c = new RawClient(ws)
     cleanups.push(() => ws.terminate())
     await new Promise<void>((resolve, reject) => {

@@ -111,7 +111,7 @@ export const MessageRow = memo(function MessageRow(props: {
             ))}
           </div>
         ) : null}
-        {m.kind === 11 && !props.inThread ? (
+        {(m.kind === 11 || (m.kind === 9 && m.replies)) && !props.inThread ? (
           <div className="thread-link">
             <button type="button" className="btn small" tabIndex={inner} onClick={() => a.onOpenThread?.(m)}>
               {m.replies ? `${m.replies} ${m.replies === 1 ? 'reply' : 'replies'}` : 'Reply in thread'}
@@ -144,12 +144,13 @@ export const MessageRow = memo(function MessageRow(props: {
               <Icon name="reply" />
             </button>
           ) : null}
-          {m.kind === 11 && a.onOpenThread && !props.inThread ? (
+          {(m.kind === 11 || m.kind === 9) && a.onOpenThread && !props.inThread ? (
             <button
               type="button"
               className="icon-btn"
               tabIndex={inner}
-              aria-label="Open thread"
+              aria-label={m.kind === 11 ? 'Open thread' : 'Reply in thread'}
+              title={m.kind === 11 ? 'Open thread' : 'Reply in thread'}
               onClick={() => a.onOpenThread?.(m)}
             >
               <Icon name="thread" />

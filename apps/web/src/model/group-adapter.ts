@@ -16,6 +16,7 @@ import { threadContext } from '@roost/read-state'
 import type { Filter, NostrEvent } from 'nostr-tools'
 import { prepareDraft } from '../lib/compose'
 import { cleanName, tameMarks } from '../lib/names'
+import { leadingQuote } from '../lib/quote'
 import { toAnswer } from './answer'
 import type { CallAnswer, GroupHandle, InviteAnswer, InviteTerms, ReportSubject } from './api'
 import { callAnswer } from './call-answer'
@@ -122,13 +123,15 @@ export class GroupAdapter implements GroupHandle {
   private item(m: Message): MessageItem {
     let it = this.items.get(m)
     if (!it) {
+      // NIP-C7: the quoted event's link leads the text; shown once, as the quote.
+      const quote = m.kind === KINDS.chat ? leadingQuote(m.content, m.replyTo) : undefined
       it = {
         id: m.id,
         pubkey: m.pubkey,
         kind: m.kind,
-        content: m.content,
+        content: quote ? quote.text : m.content,
         createdAt: m.createdAt,
-        replyTo: m.replyTo[0],
+        replyTo: quote ? quote.id : m.replyTo[0],
         title: m.thread?.title,
         replies: m.thread?.comments,
         reactions: m.reactions.map((r) => ({

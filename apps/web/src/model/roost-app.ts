@@ -28,6 +28,7 @@ import {
 import type { NostrEvent } from 'nostr-tools'
 import type { GroupOrigin } from '../lib/lookalike'
 import { cleanName, tameMarks } from '../lib/names'
+import { quoteFreeText } from '../lib/quote'
 import { toAnswer } from './answer'
 import type { AppApi, AppSnapshot, JoinAnswer } from './api'
 import { browseOrder } from './browse-order'
@@ -291,7 +292,7 @@ class RoostApp implements AppApi {
     const who = this.profiles.get(event.pubkey)?.name ?? 'New message'
     try {
       new Notification(mentioned ? `${who} mentioned you in ${name}` : `${who} in ${name}`, {
-        body: this.readable(event.content).slice(0, 160),
+        body: this.readable(quoteFreeText(event)).slice(0, 160),
         tag: group.key.toString(),
       })
     } catch {

@@ -1,5 +1,6 @@
 import type { SearchHit, SearchOptions } from '@roost/client'
 import { KINDS } from '@roost/nip29'
+import { quoteFreeText } from '../lib/quote'
 import { toAnswer } from './answer'
 
 /** One message found by the search box. */
@@ -55,7 +56,7 @@ export async function searchMessages(
         pubkey: h.event.pubkey,
         kind: h.event.kind,
         createdAt: h.event.created_at,
-        text: title ? `${title} — ${h.event.content}` : h.event.content,
+        text: title ? `${title} — ${h.event.content}` : quoteFreeText(h.event),
         ...(thread !== undefined && { thread }),
       }
     })

@@ -60,10 +60,16 @@ export class GroupBackfills {
       try {
         // What the subscription brought is in the store first, so it is not asked for again.
         await core.flushStore()
-        const r = await negentropyBackfill({ store: this.ctx.store, pool: this.ctx.pool, key: core.key })
+        const r = await negentropyBackfill({
+          store: this.ctx.store,
+          pool: this.ctx.pool,
+          key: core.key,
+          write: false,
+        })
         if (r.method === 'negentropy' && this.ctx.core(key) === core) {
           core.forget(r.removed)
-          // A history page, newest first, as the relay would send it.
+          // A history page, newest first, as the relay would send it; stored by the group's own
+          // writes in the order it takes them, so a restart shows what the timeline showed.
           core.ingestMany([...r.added].reverse(), { older: true })
         }
       } catch {

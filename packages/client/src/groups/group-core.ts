@@ -2,8 +2,9 @@ import type { GroupKey, Membership } from '@roost/nip29'
 import type { NostrEvent } from 'nostr-tools/core'
 import { isVerified } from '../verify'
 import { canSendWith } from './can-send'
-import { Group, type GroupInside } from './group'
+import { Group } from './group'
 import type { GroupContext } from './group-context'
+import type { GroupInside } from './group-inside'
 import { GroupRequests } from './group-requests'
 import { GroupSnapshots, type SnapshotSource } from './group-snapshot'
 import { GroupState, STATE_KINDS } from './group-state'
@@ -32,12 +33,8 @@ export function coreOf(group: Group): GroupCore | undefined {
  * The inside of one group: its parts, and the entry points only the registry calls. `ingest` is
  * the only place its state changes (the relay's events, our own accepted ones, pages of history);
  * EOSE, refusals and resubscriptions move its loading state; it writes what it received to the
- * store in batches. The registry holds it and hands out `group`, the facade a UI holds.
- *
- * @example
- * const core = new GroupCore(key, context) // the registry's, one per GroupKey
- * core.ingest(event) // routed by subscription id
- * return core.group
+ * store in batches. The registry holds it (one per GroupKey, `ingest` routed by subscription id)
+ * and hands out `group`, the facade a UI holds.
  */
 export class GroupCore implements GroupInside, SnapshotSource, WritersContext {
   readonly key: GroupKey

@@ -13,29 +13,11 @@ import {
 import type { NostrEvent } from 'nostr-tools/core'
 import { authClock, fetchCallToken } from './call'
 import type { GroupAdmin } from './group-admin'
-import type { GroupContext } from './group-context'
-import type { GroupState } from './group-state'
-import type { GroupWriters } from './group-writers'
-import type { GroupHistory } from './history'
-import { type SearchableGroup, type SearchHit, type SearchOptions, searchGroups } from './search'
-import type { Timeline } from './timeline'
+import type { GroupInside } from './group-inside'
+import { type SubscribeOptions, subscribeAfter } from './replay'
+import { type SearchHit, type SearchOptions, searchGroups } from './search'
 import type { CanSend, GroupEvent, GroupSnapshot, Message, Thread } from './types'
-import type { GroupUnread } from './unread'
 import type { SendOptions } from './writes'
-
-/** @internal What a {@link Group} is the face of: its core (`group-core.ts`), which the registry holds. */
-export interface GroupInside extends SearchableGroup {
-  readonly key: GroupKey
-  readonly ctx: GroupContext
-  readonly state: GroupState
-  readonly reads: GroupUnread
-  readonly history: GroupHistory
-  readonly writers: GroupWriters
-  readonly snapshot: () => GroupSnapshot
-  readonly subscribe: (listener: (e: GroupEvent) => void) => () => void
-  folded(): Timeline
-  canSend(kind: number): CanSend
-}
 
 /**
  * One NIP-29 group on one relay (a `GroupKey`), the object a UI holds; made by `roost.groups`.
@@ -56,10 +38,15 @@ export class Group {
   /** Everything a UI shows, immutable; its `messages` and `threads` are built when first read. */
   readonly snapshot: () => GroupSnapshot
   /**
-   * Listens to `incoming` (each new event from the relay or our own send, not the store), `updated`
-   * (coalesced), `refused` (the relay ended our subscription: its text) and `eose`; returns the stop.
+   * Listens to `incoming`, `updated` (coalesced), `refused` (the relay ended our subscription: its
+   * text) and `eose`; returns the stop. `incoming` is each event new to this client, live from the
+   * relay or our own send: events sent while we were offline are `incoming` when the relay hands
+   * them over; events this client already stored are not, even when the relay sends them again
+   * after a restart; and a listener added once `join()` resolved hears none of the history it
+   * loaded. `{ after }` replays the stored events after a cursor first (see `SubscribeOptions`).
+   * @example group.subscribe((e) => { if (e.type === 'incoming') answer(e.event) }, { after: lastId })
    */
-  readonly subscribe: (listener: (e: GroupEvent) => void) => () => void
+  readonly subscribe: (listener: (e: GroupEvent) => void, opts?: SubscribeOptions) => () => void
   readonly #in: GroupInside
   #callClock: (() => number) | undefined
 
@@ -68,7 +55,8 @@ export class Group {
     this.#in = inside
     this.key = inside.key
     this.snapshot = inside.snapshot
-    this.subscribe = inside.subscribe
+    this.subscribe = (listener, opts) =>
+      opts?.after === undefined ? inside.subscribe(listener) : subscribeAfter(inside, listener, opts.after)
   }
 
   /** Administering: members and roles, metadata, invites, join requests, deleting the group. */
@@ -110,13 +98,16 @@ export class Group {
   messages(): readonly Message[] {
     return this.#in.folded().messages()
   }
-  /** Kind 11 threads with their kind 1111 comments. */
+  /** Threads with their kind 1111 comments: kind 11 threads, and kind 9 messages replied to in thread. */
   threads(): readonly Thread[] {
     return this.#in.folded().threads()
   }
-  /** One thread by its root id. */
+  /**
+   * One thread by its root id: a kind 11, or any kind 9 message (empty until its first reply in
+   * thread). @example await group.comment(group.thread(message.id)!.root, message, 'in thread')
+   */
   thread(rootId: string): Thread | undefined {
-    return this.threads().find((t) => t.root.id === rootId)
+    return this.#in.folded().thread(rootId)
   }
   /** A loaded event (row or comment) by id, e.g. to render a quoted reply. */
   event(id: string): NostrEvent | undefined {
@@ -205,7 +196,15 @@ export class Group {
   postThread(title: string, content: string): Promise<NostrEvent> {
     return this.#in.writers.writes.postThread(title, content)
   }
-  /** Comments in a thread (kind 1111): `parent` is the root or another comment. @example await group.comment(root, root, 'ok') */
+  /**
+   * Answers `target` as its kind asks: a kind 11 thread or a kind 1111 comment gets a comment in
+   * that thread (root found from the comment's tags), a kind 9 or 1 a kind 9 reply.
+   * @example group.subscribe((e) => { if (e.type === 'incoming' && e.event.content === 'ping') void group.reply(e.event, 'pong') })
+   */
+  reply(target: Message | NostrEvent, text: string): Promise<NostrEvent> {
+    return this.#in.writers.writes.reply(target, text)
+  }
+  /** Comments (kind 1111) in a kind 11 thread or on a kind 9 (reply in thread): `parent` is the root or a comment. @example await group.comment(root, root, 'ok') */
   comment(root: Message | NostrEvent, parent: Message | NostrEvent, content: string): Promise<NostrEvent> {
     return this.#in.writers.writes.comment(root, parent, content)
   }

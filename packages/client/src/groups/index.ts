@@ -5,6 +5,7 @@ export { Group } from './group'
 export type { GroupAdmin } from './group-admin'
 export { isPreviousRejection, publishError } from './publish-errors'
 export { GroupsRegistry, type GroupsRegistryOptions } from './registry'
+export type { SubscribeOptions } from './replay'
 export { SEARCH_KINDS, type SearchHit, type SearchOptions } from './search'
 export { ROW_KINDS, Timeline } from './timeline'
 export type {

@@ -5,12 +5,12 @@ import type { Message, Reaction } from './types'
 const EMPTY: readonly Reaction[] = Object.freeze([])
 const NO_IDS: readonly string[] = Object.freeze([])
 
-/** What a row or comment is shown with: its reactions, its comments (a kind 11), the deletions. */
+/** What a row or comment is shown with: its reactions, its comments (a kind 11 or 9 root), the deletions. */
 export interface MessageParts {
   readonly me: string
   /** Reaction events to it, by id. */
   readonly reactions: ReadonlyMap<string, NostrEvent> | undefined
-  /** Its kind 1111 comments, oldest first (a kind 11 root). */
+  /** Its kind 1111 comments, oldest first (a kind 11 root, or a kind 9 replied to in thread). */
   readonly comments: readonly NostrEvent[] | undefined
   /** Ids deleted (a moderator's 9005 or the author's kind 5). */
   readonly deleted: ReadonlySet<string>
@@ -18,7 +18,8 @@ export interface MessageParts {
 
 /**
  * The immutable {@link Message} of one row or comment: the ids a kind 9 quotes or replies to,
- * its reactions folded per emoji (deleted ones left out), and a kind 11's title and comment count.
+ * its reactions folded per emoji (deleted ones left out), and a kind 11's title and comment count
+ * (a kind 9 with comments has its count too, and an empty title).
  *
  * @example
  * const message = buildMessage(event, { me, reactions: byTarget.get(event.id), comments: undefined, deleted })
@@ -39,8 +40,11 @@ export function buildMessage(event: NostrEvent, parts: MessageParts): Message {
   const mine = event.pubkey === parts.me
   // Two literal shapes (with and without `thread`), no spread: a cold start builds thousands.
   let message: Message
-  if (event.kind === KINDS.thread) {
-    const list = (parts.comments ?? []).filter((c) => !parts.deleted.has(c.id))
+  const list =
+    event.kind === KINDS.thread || (event.kind === KINDS.chat && parts.comments?.length)
+      ? (parts.comments ?? []).filter((c) => !parts.deleted.has(c.id))
+      : undefined
+  if (list && (event.kind === KINDS.thread || list.length > 0)) {
     const thread = Object.freeze({
       title: event.tags.find((t) => t[0] === 'title')?.[1] ?? '',
       comments: list.length,

@@ -66,6 +66,7 @@ export class GroupsRegistry {
   /** Called whenever the set of groups changes; returns the unsubscribe function. */
   readonly subscribe: (listener: () => void) => () => void
 
+  /** @internal The registry is made by `createRoost`: use `roost.groups`. */
   constructor(private readonly opts: GroupsRegistryOptions) {
     this.clock = opts.clock ?? (() => Math.floor(Date.now() / 1000))
     this.relayKeys = new RelayKeys(opts.store, opts.pool, this.urls, (relay) => {

@@ -2,6 +2,12 @@ import { KINDS, mentionsPubkey } from '@roost/nip29'
 import { type Contexts, type UnreadCount, UnreadIndex } from '@roost/read-state'
 import type { NostrEvent } from 'nostr-tools/core'
 
+/**
+ * The kinds a thread of NIP-22 comments hangs from: a kind 11 thread, and a kind 9 chat message
+ * replied to in thread (its comments carry `K` 9).
+ */
+export const THREAD_ROOT_KINDS: ReadonlySet<number> = new Set([KINDS.thread, KINDS.chat])
+
 /** What the unread index reads of its timeline. */
 export interface UnreadRows {
   /** Top-level rows, oldest first. */
@@ -9,13 +15,13 @@ export interface UnreadRows {
   /** A root's comments, oldest first. */
   comments(root: string): readonly NostrEvent[] | undefined
   readonly deleted: ReadonlySet<string>
-  /** A kind 11 row that is shown. */
+  /** A thread root (kind 11 or 9) that is shown. */
   visibleThreadRoot(id: string | undefined): boolean
 }
 
 /**
  * The unread side of a timeline. Its index holds exactly the rows the timeline shows (decision k):
- * visible top-level rows, and visible comments of visible kind 11 roots. Built on the first count
+ * visible top-level rows, and visible comments of visible kind 11 and 9 roots. Built on the first count
  * (a cold start without read state never pays for it), then kept in step on every add and
  * deletion, so a recount after a read-state change costs a binary search, not a pass. And the rows
  * and comments by others that mention us, for the mention badge.
@@ -39,7 +45,7 @@ export class TimelineUnread {
       for (const row of this.timeline.rows()) {
         if (deleted.has(row.id)) continue
         index.add({ id: row.id, createdAt: row.created_at, pubkey: row.pubkey })
-        if (row.kind !== KINDS.thread) continue
+        if (!THREAD_ROOT_KINDS.has(row.kind)) continue
         for (const c of this.timeline.comments(row.id) ?? [])
           if (!deleted.has(c.id))
             index.add({ id: c.id, createdAt: c.created_at, pubkey: c.pubkey, root: row.id })
@@ -49,12 +55,12 @@ export class TimelineUnread {
     return this.index.count(contexts)
   }
 
-  /** A row was added (a kind 11 brings the comments that came before it). */
+  /** A row was added (a thread root brings the comments that came before it). */
   rowAdded(row: NostrEvent): void {
     const { index, timeline } = this
     if (!index || timeline.deleted.has(row.id)) return
     index.add({ id: row.id, createdAt: row.created_at, pubkey: row.pubkey })
-    if (row.kind !== KINDS.thread) return
+    if (!THREAD_ROOT_KINDS.has(row.kind)) return
     for (const c of timeline.comments(row.id) ?? [])
       if (!timeline.deleted.has(c.id)) this.commentAdded(c, row.id)
   }

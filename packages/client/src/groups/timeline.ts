@@ -3,7 +3,7 @@ import type { Contexts, UnreadCount } from '@roost/read-state'
 import type { NostrEvent } from 'nostr-tools/core'
 import { buildMessage } from './message-view'
 import { ArrivalOrder } from './timeline-order'
-import { TimelineUnread } from './timeline-unread'
+import { THREAD_ROOT_KINDS, TimelineUnread } from './timeline-unread'
 import type { Message, Thread } from './types'
 
 /** Kinds that are top-level rows of a group's channel (DESIGN decision 7). */
@@ -85,9 +85,13 @@ export class Timeline {
     return { ...counted, threads }
   }
 
+  /** A row that can hold a thread (kind 11, or a kind 9 replied to in thread), deleted or not. */
+  private threadRoot(id: string): boolean {
+    return THREAD_ROOT_KINDS.has(this.rowIds.get(id)?.kind ?? -1)
+  }
+
   private visibleThreadRoot(id: string | undefined): boolean {
-    if (id === undefined || this.deleted.has(id)) return false
-    return this.rowIds.get(id)?.kind === KINDS.thread
+    return id !== undefined && !this.deleted.has(id) && this.threadRoot(id)
   }
 
   /** Number of distinct events added (any kind). */
@@ -214,7 +218,7 @@ export class Timeline {
   delete(id: string): void {
     if (this.deleted.has(id)) return
     this.deleted.add(id)
-    this.unread.deleted(id, this.rowIds.get(id)?.kind === KINDS.thread)
+    this.unread.deleted(id, this.threadRoot(id))
     const comment = this.commentIds.get(id)
     if (comment) this.invalidate(comment.tags.find((t) => t[0] === 'E')?.[1] ?? id)
     const reaction = this.reactionIds.get(id)
@@ -257,15 +261,16 @@ export class Timeline {
     return value
   }
 
-  /** Kind 11 threads with their comments, by latest activity (oldest first). */
+  /** Threads with their comments, by latest activity (oldest first): kind 11s, and kind 9s with a comment. */
   threads(): readonly Thread[] {
     if (this.cachedThreads?.version === this.version) return this.cachedThreads.value
     const out: Thread[] = []
     for (const e of this.rows) {
-      if (e.kind !== KINDS.thread || this.deleted.has(e.id)) continue
+      if (!THREAD_ROOT_KINDS.has(e.kind) || this.deleted.has(e.id)) continue
       const comments = (this.comments.get(e.id) ?? [])
         .filter((c) => !this.deleted.has(c.id))
         .map((c) => this.build(c))
+      if (e.kind !== KINDS.thread && comments.length === 0) continue
       out.push(Object.freeze({ root: this.build(e), comments: Object.freeze(comments) }))
     }
     out.sort(
@@ -276,6 +281,15 @@ export class Timeline {
     const value = Object.freeze(out)
     this.cachedThreads = { version: this.version, value }
     return value
+  }
+
+  /** One thread by its root: a kind 11, or a kind 9 (empty until its first reply in thread); else undefined. */
+  thread(rootId: string): Thread | undefined {
+    const found = this.threads().find((t) => t.root.id === rootId)
+    if (found) return found
+    const row = this.rowIds.get(rootId)
+    if (!row || row.kind !== KINDS.chat || this.deleted.has(rootId)) return undefined
+    return Object.freeze({ root: this.build(row), comments: Object.freeze([]) })
   }
 
   /** A row or comment by id, if loaded and not deleted. */

@@ -36,11 +36,14 @@ export interface Message {
   /** Ids this message replies to or quotes (kind 9 `q`/`e` tags), for quoting in the UI. */
   readonly replyTo: readonly string[]
   readonly reactions: readonly Reaction[]
-  /** For a kind 11 thread root: its title and how many kind 1111 comments it has. */
+  /**
+   * For a kind 11 thread root: its title and how many kind 1111 comments it has; for a kind 9
+   * replied to in thread (NIP-22 comments with `K` 9), an empty title and its count.
+   */
   readonly thread?: { readonly title: string; readonly comments: number; readonly lastCommentAt?: number }
 }
 
-/** A kind 11 thread and its kind 1111 comments, oldest first. */
+/** A thread (a kind 11, or a kind 9 replied to in thread) and its kind 1111 comments, oldest first. */
 export interface Thread {
   readonly root: Message
   readonly comments: readonly Message[]
@@ -78,7 +81,7 @@ export interface GroupSnapshot {
   readonly membership: Membership
   /** Top-level rows (kinds 9, 1, 11) oldest first, reactions folded, deletions applied. */
   readonly messages: readonly Message[]
-  /** Kind 11 threads with their comments, newest activity last. */
+  /** Threads (kind 11, and kind 9 replied to in thread) with their comments, newest activity last. */
   readonly threads: readonly Thread[]
   /** True until the relay's first EOSE for this group (rows may come from the local store). */
   readonly loading: boolean

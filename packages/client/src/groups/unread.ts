@@ -71,9 +71,7 @@ export class GroupUnread {
   /** Marks a thread read up to its newest comment (only `thread:<root>` advances). */
   markThreadRead(rootId: string): void {
     const rs = this.readState
-    const thread = this.rows()
-      .threads()
-      .find((t) => t.root.id === rootId)
+    const thread = this.rows().thread(rootId)
     if (!rs || !thread) return
     const mark = threadReadMark(rootId, thread.comments)
     if (mark) rs.markRead(mark.ctx, mark.ts)

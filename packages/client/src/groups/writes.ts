@@ -2,6 +2,7 @@ import {
   contentMentions,
   type GroupKey,
   type ImetaFields,
+  InvalidArgumentError,
   type InviteOptions,
   KINDS,
   type ReportTarget,
@@ -45,6 +46,20 @@ export interface SendOptions {
 }
 
 /**
+ * The root a NIP-22 comment names (its `E`, `K` and `P` tags): all a comment on it needs.
+ * @throws {InvalidArgumentError} when the comment names no root.
+ */
+export function commentRoot(comment: NostrEvent): NostrEvent {
+  const tag = (name: string) => comment.tags.find((t) => t[0] === name)
+  const [, id, , author] = tag('E') ?? []
+  const pubkey = author || tag('P')?.[1]
+  if (!id || !pubkey)
+    throw new InvalidArgumentError('target', 'the comment names no root (NIP-22 E and P tags)')
+  const kind = Number(tag('K')?.[1]) || KINDS.thread
+  return { id, pubkey, kind, created_at: 0, tags: [], content: '', sig: '' }
+}
+
+/**
  * What a member writes in one group's channel: messages, reactions, threads and comments, the
  * withdrawal of their own events (NIP-09), and the moderators' channel acts (a 9005 deletion, the
  * pin list). Each goes through the group's {@link GroupPublisher}.
@@ -69,7 +84,7 @@ export class GroupWrites {
     const targets =
       opts.replyTo === undefined ? [] : Array.isArray(opts.replyTo) ? opts.replyTo : [opts.replyTo]
     const replyTo = (targets as Target[]).map((t) =>
-      typeof t === 'string' ? t : { id: t.id, pubkey: t.pubkey, relay: key.relay },
+      typeof t === 'string' ? t : { id: t.id, pubkey: t.pubkey, relay: key.relay, kind: t.kind },
     )
     return this.publish((previous) =>
       key.id.message(content, {
@@ -111,6 +126,19 @@ export class GroupWrites {
     return this.publish((previous) =>
       key.id.comment(r, p, content, { previous, createdAt: this.ctx.clock(), relay: key.relay }),
     )
+  }
+
+  /**
+   * Answers `target` the way its kind asks for: a kind 11 thread gets a kind 1111 comment with the
+   * thread as root and parent; a kind 1111 comment gets a comment in the same thread (its root from
+   * its `E`/`K`/`P` tags) with the comment as parent; anything else (kind 9, kind 1) a kind 9
+   * message replying to it, as `sendMessage(text, { replyTo: target })` sends.
+   */
+  async reply(target: Message | NostrEvent, content: string): Promise<NostrEvent> {
+    const event = 'event' in target ? target.event : target
+    if (event.kind === KINDS.thread) return this.comment(event, event, content)
+    if (event.kind === KINDS.comment) return this.comment(commentRoot(event), event, content)
+    return this.sendMessage(content, { replyTo: event })
   }
 
   async deleteOwn(target: OwnTarget, reason?: string): Promise<NostrEvent> {

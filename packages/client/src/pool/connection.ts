@@ -121,7 +121,9 @@ export class Connection {
       await relay.connect({ timeout: this.deps.connectTimeout })
     } catch (err) {
       this.lost(relay)
-      throw new Error(`connection failed: ${String(err instanceof Error ? err.message : err)}`)
+      // nostr-tools rejects with the bare text 'connection failed': say it once
+      const detail = String(err instanceof Error ? err.message : err).replace(/^connection failed:? ?/, '')
+      throw new Error(detail ? `connection failed: ${detail}` : 'connection failed')
     }
     if (this.closed) {
       relay.close()

@@ -147,7 +147,17 @@ export interface EventStore {
    * await store.removeFromFork("wss://groups.example.com'general", [deletedId]) // 1
    */
   removeFromFork(fork: string, ids: readonly string[]): Promise<number>
-  /** Small local settings (read-state client id, slot id, marks, relay lists): JSON values. */
+  /**
+   * Small local settings (read-state client id, slot id, marks, relay lists; yours under a prefix
+   * of your own): the JSON value stored under `key`, or `undefined` when none is. TypeScript names
+   * its type with `getValue<T>`; plain JavaScript gets the value as it was stored.
+   *
+   * @example
+   * // a bot's cursor, kept across restarts: the newest event it answered
+   * await roost.store.setValue('mybot:last', event.id)
+   * const last = await roost.store.getValue('mybot:last') // the id string, or undefined the first time
+   * group.subscribe(onEvent, last ? { after: last } : {})
+   */
   getValue<T = unknown>(key: string): Promise<T | undefined>
   /** Stores a JSON-serializable value; `undefined` deletes the key. */
   setValue(key: string, value: unknown): Promise<void>

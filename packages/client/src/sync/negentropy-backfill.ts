@@ -17,7 +17,7 @@ export type BackfillPool = Pick<RelayPool, 'supportsNegentropy' | 'reconcile' | 
 export type BackfillResult =
   | {
       method: 'negentropy' | 'req'
-      /** Events the cache lacked, now stored in the fork (oldest first). */
+      /** Events the cache lacked, now stored in the fork unless `write` was false (oldest first). */
       added: NostrEvent[]
       /** Ids the fork held that the relay no longer has for us (deleted, or no longer visible): gone from the fork. */
       removed: string[]
@@ -44,6 +44,17 @@ export interface BackfillOptions {
   since?: number
   /** ms to wait for each answer (default 10 000). */
   timeout?: number
+  /**
+   * Store the events the cache lacked (default true), as a page of older history, newest first. A
+   * group passes false and takes `added` through its own writes, so its store numbers them where
+   * its timeline shows them (decision 21) even while `loadOlder` pages in beside the backfill.
+   */
+  write?: boolean
+}
+
+/** Stores what the cache lacked as a newest-first page of older history (`added` is oldest first). */
+function storeAdded(opts: BackfillOptions, fork: string, added: readonly NostrEvent[]) {
+  return opts.write === false ? undefined : opts.store.addMany([...added].reverse(), fork, { older: true })
 }
 
 /** Ids per REQ filter when fetching what we need (a relay's `max_limit` is 500 here, 500 on strfry). */
@@ -118,7 +129,7 @@ export async function negentropyBackfill(opts: BackfillOptions): Promise<Backfil
     throw err
   }
   const added = await fetchIds(pool, key, diff.need, cached.since, timeout)
-  await store.addMany(added, cached.fork)
+  await storeAdded(opts, cached.fork, added)
   const held = new Set(cached.events.map((e) => e.id))
   const gone = diff.have.filter((id) => held.has(id))
   await store.removeFromFork(cached.fork, gone)
@@ -172,7 +183,7 @@ export async function refetchWindow(opts: BackfillOptions): Promise<BackfillResu
     .filter((e) => !held.has(e.id) && e.tags.some((t) => t[0] === 'h' && t[1] === key.id.value))
     .reverse()
     .sort((a, b) => a.created_at - b.created_at)
-  await store.addMany(added, cached.fork)
+  await storeAdded(opts, cached.fork, added)
   const removed = cached.events.filter((e) => !relayHas.has(e.id)).map((e) => e.id)
   await store.removeFromFork(cached.fork, removed)
   return { method: 'req', added, removed, since: cached.since }

@@ -2,6 +2,7 @@ import type { EventTemplate, NostrEvent } from 'nostr-tools'
 import type { ProfilePolicy } from '../profiles'
 import { isModerationKind, parseAction } from './actions'
 import { inviteStatus, inviteTerms, singleUse } from './invites'
+import { LOCAL_CHAT_CLOSED, LOCAL_GROUP } from './local-chat'
 import { adminsOf, type GroupRecord, hasRole, isMember, rolesOf } from './record'
 import { ROLE_GRANTS } from './render'
 import { checkParenting } from './subgroups'
@@ -27,6 +28,8 @@ export interface IntakeContext {
   removedAnywhere(pubkey: string): boolean
   /** Join requests a group keeps waiting at most (undefined: no cap). */
   readonly maxPendingJoins?: number
+  /** The relay-local group `_` is open: anyone may post in it (off: every event for `_` is refused). */
+  readonly localChat?: boolean
 }
 
 /** An event the relay refuses, answers with NOTICE instead (groups_relay), or leaves unanswered. */
@@ -100,6 +103,7 @@ export function checkGroupEvent(
     if (nonGroupKinds.has(kind)) return { ok: true, followUps: [] }
     return refuse(m.missingH)
   }
+  if (id === LOCAL_GROUP && !ctx.localChat) return refuse(LOCAL_CHAT_CLOSED)
   const timing = checkTiming(event, ctx)
   if (kind === 9007) {
     if (policy.forbidDotDot && id.includes('..')) return refuse("invalid: group id must not contain '..'")
@@ -132,7 +136,9 @@ export function checkGroupEvent(
   if (kind === 9022) return checkLeave(event, g, ctx)
 
   const followUps: EventTemplate[] = []
-  if (!member) {
+  // The relay-local chat is everyone's: no join needed to post, whatever the profile's write rule.
+  const everyone = id === LOCAL_GROUP && !isModerationKind(kind)
+  if (!member && !everyone) {
     const closedOrRestricted = g.closed || (policy.restrictedEnforced && g.restricted)
     if (policy.writes === 'members-only') return refuse(m.notMember(event.pubkey))
     if (policy.writes === 'restricted-or-closed' && closedOrRestricted)
@@ -145,7 +151,7 @@ export function checkGroupEvent(
     const verdict = checkModeration(event, g, ctx)
     if (verdict) return verdict
     moderation = true
-  } else if (!member && policy.writes === 'auto-join') {
+  } else if (!member && !everyone && policy.writes === 'auto-join') {
     followUps.push(relayEvent(9000, id, [['p', event.pubkey, 'member']], now))
   }
   const kindRefusal = checkSupportedKind(kind, g, policy)

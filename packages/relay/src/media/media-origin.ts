@@ -11,6 +11,8 @@ export interface MediaOriginSettings {
   listenHost: string
   /** The port Blossom listens on. */
   port: number
+  /** Blossom serves HTTPS itself (`tls`): `https://` when nothing else decides. */
+  tls?: boolean
 }
 
 /** A host name as a Host header may carry it (letters, digits, dots, dashes; an IPv6 literal in brackets). */
@@ -31,7 +33,8 @@ export function mediaOrigin(settings: MediaOriginSettings, hostHeader?: string):
     const u = new URL(settings.publicUrl)
     return `${u.protocol === 'wss:' ? 'https' : 'http'}://${u.hostname}:${settings.port}`
   }
-  return `http://${requestHost(hostHeader) ?? settings.listenHost}:${settings.port}`
+  const scheme = settings.tls ? 'https' : 'http'
+  return `${scheme}://${requestHost(hostHeader) ?? settings.listenHost}:${settings.port}`
 }
 
 /** The host name of a Host header (without its port), or `undefined` when it is not a plain one. */

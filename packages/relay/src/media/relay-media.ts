@@ -1,5 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import { createServer as createTlsServer } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
@@ -67,7 +68,7 @@ export async function startRelayMedia(engine: Engine, host: string, listenHost: 
     res.end()
     return true
   }
-  const server = createServer((req, res) => {
+  const onRequest = (req: IncomingMessage, res: ServerResponse) => {
     if (mediaGuard(engine, req, res)) return
     handler(req, res).then(
       (handled) => {
@@ -75,7 +76,8 @@ export async function startRelayMedia(engine: Engine, host: string, listenHost: 
       },
       () => res.destroy(),
     )
-  })
+  }
+  const server: Server = opts.tls ? createTlsServer(opts.tls, onRequest) : createServer(onRequest)
   let port: number
   try {
     port = await listenMedia(server, host, opts)
@@ -90,8 +92,9 @@ export async function startRelayMedia(engine: Engine, host: string, listenHost: 
     ...(opts.urls?.[0] !== undefined && { publicUrl: opts.urls[0] }),
     listenHost,
     port,
+    tls: opts.tls !== undefined,
   }
-  const configured = opts.mediaUrl !== undefined || opts.urls?.[0] !== undefined
+  const configured = opts.mediaUrl !== undefined || opts.urls?.[0] !== undefined || opts.tls !== undefined
   handler = createBlossomHandler({
     dir,
     maxBytes,

@@ -4,7 +4,7 @@ import type { GroupRecord } from '../groups/record'
 import { type PageOptions, SqliteReads } from './query-sqlite'
 import { DROP_OLD_INDEXES, SCHEMA } from './schema'
 import { groupToken, installSearch, MAX_RANKED_ROWID, SEARCH_INSERT } from './search-sqlite'
-import type { InsertResult, Page, StoredRow } from './store'
+import type { InsertResult, Page, ReadView, StoredRow } from './store'
 
 export type { InsertResult, StoredRow } from './store'
 
@@ -183,6 +183,11 @@ export class EventDatabase {
   /** Events matching one NIP-01 filter, newest first (latest arrival first within a second). */
   query(filter: Filter, limit: number, offset = 0): StoredRow[] {
     return this.reads.query(filter, limit, offset)
+  }
+
+  /** COUNT: see `EventStore.countable`. */
+  countable(filter: Filter, view: ReadView | undefined, maxScan: number): number[] | undefined {
+    return this.reads.countable(filter, view, maxScan)
   }
 
   /** One bounded step of a REQ's read (see `EventStore.page`). */

@@ -7,7 +7,7 @@ import { groupColumn, isAddressable, isReplaceable } from './database'
 import { allLists, dropListed, putListed } from './lists-pg'
 import { migrate } from './migrate'
 import { Delivered, FanoutListener, SAMPLE_MS } from './pg-fanout'
-import { pageRows, pgText, plain, queryRows, ROW_COLUMNS } from './query-postgres'
+import { countableRows, pageRows, pgText, plain, queryRows, ROW_COLUMNS } from './query-postgres'
 import type {
   Cursor,
   EventStore,
@@ -393,6 +393,9 @@ export class PostgresStore implements EventStore {
     opts: { view?: ReadView; after?: Cursor; window: number },
   ): Promise<Page> {
     return pageRows(this.pool, filter, limit, opts)
+  }
+  countable(filter: Filter, opts: { view?: ReadView; maxScan: number }): Promise<number[] | undefined> {
+    return countableRows(this.pool, filter, opts.view, opts.maxScan)
   }
   async group(id: string): Promise<GroupRecord | undefined> {
     const [row] = await rows<{ state: string }>(this.pool, 'SELECT state FROM groups WHERE id = $1', [

@@ -213,3 +213,22 @@ export async function pageRows(
   const last = found.length === opts.window ? found[found.length - 1] : undefined
   return { rows, next: last && { created_at: last.created_at, seq: last.seq }, scanned: found.length }
 }
+
+/** COUNT on PostgreSQL: see `EventStore.countable`. */
+export async function countableRows(
+  q: Q,
+  filter: Filter,
+  view: ReadView | undefined,
+  maxScan: number,
+): Promise<number[] | undefined> {
+  const x = plan(filter, view ? { view } : {})
+  if (!x) return []
+  const ok = x.rest.length > 0 ? `CASE WHEN ${x.rest.join(' AND ')} THEN 1 ELSE 0 END` : '1'
+  const body = `FROM ${x.from} ${x.drive.length ? `WHERE ${x.drive.join(' AND ')}` : ''}`
+  const text = `SELECT ${x.distinct ? 'DISTINCT ' : ''}${x.seq} AS seq, ${ok} AS ok ${body} LIMIT ${Math.floor(maxScan) + 1}`
+  const rows = (await q.query(text, x.params)).rows as { seq: string | number; ok: number }[]
+  if (rows.length > maxScan) return undefined
+  const out: number[] = []
+  for (const r of rows) if (Number(r.ok) === 1) out.push(Number(r.seq))
+  return out
+}

@@ -270,6 +270,24 @@ export class SqliteReads {
     return q ? pageOf(this.prepared(q.sql).all(...q.params), limit, q.window) : NOTHING
   }
 
+  /** COUNT: see `EventStore.countable`. */
+  countable(f: Filter, view: ReadView | undefined, maxScan: number): number[] | undefined {
+    const terms = f.search === undefined ? undefined : searchTerms(f.search)
+    if (empty(f, terms)) return []
+    const d = drive(f, terms, view, undefined, undefined)
+    const x = checks(f, terms, d, view)
+    const join = d.events ? '' : ` JOIN events e ON e.rowid = ${d.r}`
+    const ok = x.where.length ? `CASE WHEN ${x.where.join(' AND ')} THEN 1 ELSE 0 END` : '1'
+    const sql = `SELECT ${d.distinct ? 'DISTINCT ' : ''}${d.r} AS seq, ${ok} AS ok
+      FROM ${d.from}${join} ${d.where.length ? `WHERE ${d.where.join(' AND ')}` : ''} LIMIT ?`
+    const stmt = this.prepared(sql) as unknown as Database.Statement<Param[], { seq: number; ok: number }>
+    const rows = stmt.all(...x.params, ...d.params, maxScan + 1)
+    if (rows.length > maxScan) return undefined
+    const out: number[] = []
+    for (const r of rows) if (r.ok) out.push(r.seq)
+    return out
+  }
+
   /** The statement of one step (run here by {@link page}, or on another connection); undefined when nothing can match. */
   pageSql(
     f: Filter,

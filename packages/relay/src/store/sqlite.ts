@@ -328,6 +328,9 @@ export class SqliteStore implements EventStore {
       }
     }).then((page) => page)
   }
+  countable(filter: Filter, opts: { view?: ReadView; maxScan: number }): Promise<number[] | undefined> {
+    return this.read(() => this.db.countable(filter, opts.view, opts.maxScan))
+  }
   group(id: string): Promise<GroupRecord | undefined> {
     return Promise.resolve(this.records.get(id))
   }

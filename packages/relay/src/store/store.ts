@@ -202,6 +202,13 @@ export interface EventStore extends StoreReader {
     limit: number,
     opts: { view?: ReadView; after?: Cursor; window: number },
   ): Promise<Page>
+  /**
+   * NIP-45 COUNT: the arrival numbers (`seq`) of the stored events matching `filter` that `view`
+   * does not hide, every one (`limit` ignored), examining at most `maxScan` candidate rows of the
+   * filter's walk; undefined when it would take more. Visibility is applied in the query, as
+   * {@link EventStore.page} applies it.
+   */
+  countable(filter: Filter, opts: { view?: ReadView; maxScan: number }): Promise<number[] | undefined>
   /** Registers a listener for events committed by other relay processes on the same database. */
   onRemote(listener: (event: NostrEvent) => void): void
   /** Every entry of the operator's lists, committed. */
