@@ -25,13 +25,7 @@ const bot = createRoost({
 const me = await bot.groups.join(groupKey)
 async function answer(event) {
   if (event.pubkey === botPubkey || event.content.trim().toLowerCase() !== 'ping') return
-  if (event.kind === 11) await me.comment(event, event, 'pong') // a thread: comment on it
-  if (event.kind === 1111) {
-    // a comment in a thread: answer it, under the same thread (its root is the `E` tag)
-    const rootId = event.tags.find((t) => t[0] === 'E')?.[1]
-    const root = me.snapshot().threads.find((t) => t.root.id === rootId)?.root
-    if (root) await me.comment(root, event, 'pong')
-  }
+  await me.reply(event, 'pong') // a thread or a comment in it: a comment in that thread
 }
 const answering = new Set() // to let the answers in flight finish before closing
 me.subscribe((update) => {
