@@ -26,9 +26,12 @@ export function relayPrefix(message: string): string | undefined {
  * if (err instanceof PublishRefusedError && err.prefix === 'restricted') askToJoin()
  */
 export class PublishRefusedError extends RoostError {
+  /** The machine-readable prefix of the relay's text (`blocked`, `restricted`, …), if it has one. */
   readonly prefix: string | undefined
   constructor(
+    /** The relay that refused. */
     readonly relay: string,
+    /** The relay's OK text, as sent. */
     readonly relayMessage: string,
   ) {
     super('publish-refused', relayMessage || `${relay} refused the event`)
@@ -45,8 +48,11 @@ export class PublishRefusedError extends RoostError {
  */
 export class PublishTimeoutError extends RoostError {
   constructor(
+    /** The relay that did not answer. */
     readonly relay: string,
+    /** How long we waited, in milliseconds. */
     readonly timeoutMs: number,
+    /** The relay's last NOTICE while we waited, which often says why. */
     readonly notice?: string,
   ) {
     super(
@@ -65,7 +71,9 @@ export class PublishTimeoutError extends RoostError {
  */
 export class AuthRequiredError extends RoostError {
   constructor(
+    /** The relay that asked for NIP-42 authentication. */
     readonly relay: string,
+    /** The relay's OK text (`auth-required: …`). */
     readonly relayMessage: string,
   ) {
     super('auth-required', relayMessage || `${relay} requires authentication`)
@@ -80,6 +88,7 @@ export class AuthRequiredError extends RoostError {
  */
 export class RelayUnreachableError extends RoostError {
   constructor(
+    /** The relay we could not reach. */
     readonly relay: string,
     detail: string,
   ) {
@@ -104,6 +113,7 @@ export type CannotSendReason =
  */
 export class CannotSendError extends RoostError {
   constructor(
+    /** Why, for a composer's hint (see {@link CannotSendReason}). */
     readonly reason: CannotSendReason,
     detail: string,
   ) {
@@ -118,7 +128,10 @@ export class CannotSendError extends RoostError {
  * try { await roost.groups.leave(key) } catch (err) { if (err instanceof UnknownGroupError) … }
  */
 export class UnknownGroupError extends RoostError {
-  constructor(readonly key: string) {
+  constructor(
+    /** The group key asked for (`<relay>'<id>`). */
+    readonly key: string,
+  ) {
     super('unknown-group', `no such group: ${key}`)
   }
 }
@@ -144,6 +157,7 @@ export class ClosedError extends RoostError {
  */
 export class InvalidRelaysError extends RoostError {
   constructor(
+    /** The option that was wrong (e.g. `relays`). */
     readonly option: string,
     detail: string,
   ) {

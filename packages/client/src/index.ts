@@ -1,5 +1,7 @@
 export * from './errors'
 export * from './groups'
+export type { AddResult } from './groups/timeline'
+export type { InviteTerms } from './groups/writes'
 export * from './media'
 export * from './pool'
 export * from './read-state'

@@ -81,6 +81,7 @@ export class RelayListFollower {
     this.onList(relays, event)
   }
 
+  /** Stops following: closes every subscription; no list is reported after this. */
   close(): void {
     this.closed = true
     for (const s of this.subs.values()) s.close()

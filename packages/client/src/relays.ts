@@ -14,7 +14,9 @@ export type RelaysOption =
 
 /** Normalized, deduplicated read and write relays. */
 export interface UserRelays {
+  /** Relays to read from (fetch and subscribe). */
   readonly read: readonly string[]
+  /** Relays to publish to. */
   readonly write: readonly string[]
 }
 

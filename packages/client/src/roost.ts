@@ -14,6 +14,17 @@ export type RoostReadStateOptions = Omit<ReadStateSyncOptions, 'pool' | 'signer'
   relays?: ReadStateSyncOptions['relays']
 }
 
+/**
+ * What {@link createRoost} takes: a signer, and usually the account's relays and a store that
+ * persists; everything else has a default.
+ *
+ * @example
+ * const options: RoostOptions = {
+ *   signer: LocalSigner.generate(),
+ *   store: new SqliteEventStore('bot.db'),
+ *   relays: ['wss://groups.example.com'],
+ * }
+ */
 export interface RoostOptions {
   /** Signs everything the account sends (and NIP-42 AUTH). */
   signer: Signer
@@ -53,9 +64,11 @@ export interface RoostOptions {
 
 /** What {@link createRoost} returns. */
 export interface Roost {
+  /** The account's groups: join, leave, list, look up and search them. */
   readonly groups: GroupsRegistry
   /** The read-state sync (a `ReadStateSync` unless you passed your own source), if any. */
   readonly readState: ReadStateSync | ReadStateSource | undefined
+  /** The relay connections everything goes through. */
   readonly pool: RelayPool
   /**
    * The event store in use (the one passed as `store`, or the in-memory default): read the cache

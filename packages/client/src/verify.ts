@@ -49,6 +49,7 @@ export function brandVerified<T extends NostrEvent>(event: T, ok = true): T {
  * if (verifier.verify(event)) store.add(event, key.toString())
  */
 export interface Verifier {
+  /** True when the event's id is its hash and its signature is valid; brands it verified then. */
   verify(event: NostrEvent): boolean
 }
 
@@ -60,6 +61,7 @@ export interface Verifier {
  * if (v.backend === 'noble') console.info('WebAssembly unavailable, verifying in JavaScript')
  */
 export interface NamedVerifier extends Verifier {
+  /** `wasm` (nostr-wasm) or `noble` (JavaScript, when WebAssembly is unavailable). */
   readonly backend: 'wasm' | 'noble'
 }
 

@@ -8,6 +8,7 @@ import { checkStateEvent, type StateParseOptions } from './state-event'
  * @example admins.entries[0] // { pubkey: 'ab…', roles: ['secretary', 'gardener'] }
  */
 export interface RoleEntry {
+  /** The admin's public key (hex). */
   pubkey: string
   /** The roles as the relay wrote them (empty strings dropped). */
   roles: string[]
@@ -43,9 +44,13 @@ export function sameRole(a: string, b: string): boolean {
  * admins.hasRole(pk, 'Moderator') // case-insensitive
  */
 export class GroupAdmins {
+  /** The group id. */
   readonly id: string
+  /** The key that signed this 39001 (the relay's). */
   readonly relayKey: string
+  /** When the relay signed it, Unix seconds. */
   readonly createdAt: number
+  /** Each admin with their roles, in the event's order. */
   readonly entries: RoleEntry[]
 
   private constructor(id: string, relayKey: string, createdAt: number, entries: RoleEntry[]) {

@@ -16,6 +16,7 @@ export type AuthorizationReason = 'missing' | 'scheme' | 'too-long' | 'base64' |
  * }
  */
 export class AuthorizationError extends RoostError {
+  /** Why the header was refused. */
   readonly reason: AuthorizationReason
 
   constructor(reason: AuthorizationReason, message: string) {

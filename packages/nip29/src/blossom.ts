@@ -12,6 +12,7 @@ const VERBS: readonly string[] = ['upload', 'get', 'delete', 'list']
 
 /** Options of {@link blossomAuthTemplate}. @example { verb: 'upload', sha256, expiration: now + 300 } */
 export interface BlossomAuthOptions {
+  /** What the authorization allows (`upload`, `get`, `delete`, …). */
   verb: BlossomVerb
   /** The blob(s) it is for: one `x` tag each (required for upload and delete). */
   sha256?: string | readonly string[]
@@ -83,6 +84,7 @@ export function blossomAuthTemplate(opts: BlossomAuthOptions): EventTemplate {
 
 /** What a Blossom server expects of an authorization. @example { verb: 'upload', sha256, now } */
 export interface BlossomAuthCheck {
+  /** The action the server is about to perform. */
   verb: BlossomVerb
   /** The blob concerned; the event must name it in an `x` tag. Omit before the hash is known. */
   sha256?: string
@@ -149,8 +151,11 @@ export function authorizesBlob(event: NostrEvent, sha256: string): boolean {
  * @example const { url, sha256, size, type } = parseBlobDescriptor(await res.json())
  */
 export interface BlobDescriptor {
+  /** Where the blob can be fetched. */
   url: string
+  /** The blob's SHA-256, hex: its Blossom address. */
   sha256: string
+  /** Its size in bytes. */
   size: number
   /** The MIME type; `application/octet-stream` when the server gave none. */
   type: string

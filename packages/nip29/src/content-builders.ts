@@ -43,6 +43,7 @@ export interface JoinOptions extends BuilderOptions {
 
 /** Options of {@link GroupId.leaveRequest}. @example { reason: 'bye' } */
 export interface LeaveOptions extends BuilderOptions {
+  /** Why you leave, for the admins (the event's content). */
   reason?: string
 }
 
@@ -54,8 +55,11 @@ export interface CommentOptions extends BuilderOptions {
 
 /** The event a reaction targets (a whole NostrEvent fits). @example id.reaction(message, '+') */
 export interface ReactionTarget {
+  /** The event id. */
   id: string
+  /** Its author's public key (hex). */
   pubkey: string
+  /** Its kind. */
   kind: number
 }
 

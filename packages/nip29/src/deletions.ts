@@ -8,12 +8,15 @@ const DELETION_KIND = KINDS.deletion
 
 /** An event one withdraws: its id, author and kind (a whole NostrEvent fits). */
 export interface OwnEventRef {
+  /** The event id. */
   id: string
+  /** Its author: yours, since only the author may withdraw it. */
   pubkey: string
+  /** Its kind (goes into a `k` tag). */
   kind: number
 }
 
-/** Options of {@link buildOwnDeletion}. @example { reason: 'typo', createdAt: now } */
+/** Options of {@link GroupId.deleteOwn}. @example { reason: 'typo', createdAt: now } */
 export interface DeletionOptions extends BuilderOptions {
   /** Why; goes into `content`, as NIP-09 says. */
   reason?: string

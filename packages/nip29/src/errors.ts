@@ -74,6 +74,7 @@ export type InvalidReferenceReason =
  * }
  */
 export class InvalidReferenceError extends RoostError {
+  /** What was wrong with the reference. */
   readonly reason: InvalidReferenceReason
 
   constructor(reason: InvalidReferenceReason, message: string, options?: { cause?: unknown }) {
@@ -93,6 +94,7 @@ export type InvalidEventReason = 'malformed' | 'wrong-kind' | 'wrong-author' | '
  * GroupMetadata.parse(kind9Event) // throws InvalidEventError, reason 'wrong-kind'
  */
 export class InvalidEventError extends RoostError {
+  /** What was wrong with the event. */
   readonly reason: InvalidEventReason
   /** The kind the parser expected. */
   readonly expectedKind: number

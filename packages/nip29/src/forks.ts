@@ -12,6 +12,7 @@ export interface ForkEvidence {
   admin: string
   /** The list event's id and `created_at`. */
   listId: string
+  /** The `created_at` of the group list that said so. */
   listCreatedAt: number
   /** The normalized relays this admin lists the group on, in list order. */
   relays: string[]
@@ -19,6 +20,7 @@ export interface ForkEvidence {
 
 /** A relay other than the group's own where admins list the group id. */
 export interface GroupSighting {
+  /** The relay where the group was seen. */
   relay: string
   /** The admins listing it there, sorted. */
   admins: string[]
@@ -35,8 +37,11 @@ export interface GroupSighting {
  * @example if (report.status === 'moved') banner(`This group moved to ${report.elsewhere[0].relay}`)
  */
 export interface ForkReport {
+  /** Whether the group lives here only, also elsewhere, or has moved (`unknown` without evidence). */
   status: 'unknown' | 'here' | 'also-lives-on' | 'moved'
+  /** The other relays the group was seen on. */
   elsewhere: GroupSighting[]
+  /** What the verdict rests on. */
   evidence: ForkEvidence[]
 }
 

@@ -15,6 +15,7 @@ import { normalizeRelayUrl } from './relay-url'
 export class GroupKey {
   /** The normalized relay URL. */
   readonly relay: string
+  /** The group id on that relay. */
   readonly id: GroupId
 
   /**

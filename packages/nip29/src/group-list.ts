@@ -10,9 +10,11 @@ import { nowSeconds } from './template'
  * @example list.upsert({ id: 'general', relay: 'wss://groups.example.com', name: 'General' })
  */
 export interface GroupListEntry {
+  /** The group id. */
   id: string
   /** The normalized relay URL. */
   relay: string
+  /** A name to show before the group's metadata arrives. */
   name?: string
 }
 

@@ -9,9 +9,13 @@ import { normalizeRelayUrl, tryNormalizeRelayUrl } from './relay-url'
 
 /** The parts of a {@link GroupReference}. @example new GroupReference({ id: 'g', relay: 'wss://r.example' }) */
 export interface GroupReferenceInit {
+  /** The group id. */
   id: GroupId | string
+  /** The group's relay URL. */
   relay: string
+  /** An invite code to join with. */
   invite?: string
+  /** The relay's public key, when known (to check the state it signs). */
   relayKey?: string
 }
 
@@ -30,9 +34,11 @@ export interface GroupReferenceInit {
  * id.joinRequest({ code: ref.invite })
  */
 export class GroupReference {
+  /** The group id. */
   readonly id: GroupId
   /** The normalized relay URL. */
   readonly relay: string
+  /** An invite code to join with, when the reference carries one. */
   readonly invite?: string
   /** The relay's pubkey from the naddr, which signs the group's state events. */
   readonly relayKey?: string

@@ -69,6 +69,7 @@ export function httpAuthTemplate(opts: HttpAuthOptions): EventTemplate {
 export interface HttpAuthCheck {
   /** The absolute URL(s) the request may be addressed as (the server's configured public URLs). */
   url: string | readonly string[]
+  /** The HTTP method of the request being checked. */
   method: string
   /** Unix seconds, the server's clock. */
   now: number

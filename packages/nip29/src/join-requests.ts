@@ -9,9 +9,13 @@ import { KINDS } from './kinds'
  * @example for (const r of pendingJoinRequests(events)) list.add(r.pubkey, r.reason)
  */
 export interface JoinRequest {
+  /** Who asks to join. */
   pubkey: string
+  /** What they wrote (the event's content). */
   reason?: string
+  /** The invite code they named. */
   code?: string
+  /** The 9021 event itself. */
   event: NostrEvent
 }
 

@@ -27,7 +27,9 @@ export function livekitTokenUrl(relay: string, groupId?: string | GroupId): stri
 
 /** What the token endpoint answers: the LiveKit server URL and the access token. */
 export interface LiveKitToken {
+  /** The LiveKit server to connect to. */
   url: string
+  /** The access token for the group's room. */
   token: string
 }
 

@@ -11,8 +11,11 @@ import { checkStateEvent, type StateParseOptions } from './state-event'
  * GroupMembers.parse(event).contains(me)
  */
 export class GroupMembers {
+  /** The group id. */
   readonly id: string
+  /** The key that signed this 39002 (the relay's). */
   readonly relayKey: string
+  /** When the relay signed it, Unix seconds. */
   readonly createdAt: number
   /** Members with any roles the relay wrote beside them. */
   readonly entries: RoleEntry[]

@@ -22,10 +22,15 @@ export class GroupMetadata implements GroupMetadataFields {
   readonly id: string
   /** The event's author: the relay key that signs this group's state. */
   readonly relayKey: string
+  /** When the relay signed this 39000, Unix seconds. */
   readonly createdAt: number
+  /** The group's name. */
   readonly name?: string
+  /** A picture URL. */
   readonly picture?: string
+  /** A banner image URL. */
   readonly banner?: string
+  /** A description. */
   readonly about?: string
   /** Only members can read. */
   readonly private: boolean

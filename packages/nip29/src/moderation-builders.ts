@@ -12,15 +12,25 @@ import { groupTemplate, type ModerationOptions } from './template'
  * @example id.editMetadata({ name: 'Pizza', closed: true, supportedKinds: [9, 11, 1111, 7] })
  */
 export interface GroupMetadataFields {
+  /** The group's name. */
   name?: string
+  /** A picture URL. */
   picture?: string
+  /** A banner image URL. */
   banner?: string
+  /** A description. */
   about?: string
+  /** Only members can read it. */
   private?: boolean
+  /** Only members can write to it. */
   restricted?: boolean
+  /** Its metadata is hidden from non-members. */
   hidden?: boolean
+  /** Joining needs an invite code or an admin's approval. */
   closed?: boolean
+  /** The group has audio/video rooms. */
   livekit?: boolean
+  /** The kinds the group accepts; absent means every kind. */
   supportedKinds?: readonly number[]
   /** The parent group's id (subgroups); absent makes the group a root. */
   parent?: string

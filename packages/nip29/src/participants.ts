@@ -10,8 +10,11 @@ import { checkStateEvent, type StateParseOptions } from './state-event'
  * GroupParticipants.parse(event).pubkeys.length // people in the call
  */
 export class GroupParticipants {
+  /** The group id. */
   readonly id: string
+  /** The key that signed this 39004 (the relay's). */
   readonly relayKey: string
+  /** When the relay signed it, Unix seconds. */
   readonly createdAt: number
   /** Distinct participant pubkeys, in the relay's order. */
   readonly pubkeys: string[]

@@ -8,7 +8,9 @@ import { checkStateEvent, type StateParseOptions } from './state-event'
  * @example pins.pins[0] // { type: 'e', value: 'ab…' }
  */
 export interface GroupPin {
+  /** `e` for an event id, `a` for an addressable event's address. */
   type: 'e' | 'a'
+  /** The event id or address. */
   value: string
 }
 
@@ -23,8 +25,11 @@ const ADDRESS = /^\d+:[0-9a-f]{64}:/
  * id.pin(pins.with(message.id))
  */
 export class GroupPins {
+  /** The group id. */
   readonly id: string
+  /** The key that signed this 39005 (the relay's). */
   readonly relayKey: string
+  /** When the relay signed it, Unix seconds. */
   readonly createdAt: number
   /** Every pin in order. */
   readonly pins: GroupPin[]

@@ -75,6 +75,7 @@ export function tryNormalizeRelayUrl(url: unknown): string | undefined {
  * urls.tryNormalize('not a url') // undefined
  */
 export class RelayUrlCache {
+  /** How many answers the cache remembers; when full it starts over. */
   readonly limit: number
   readonly #known = new Map<string, string>()
 

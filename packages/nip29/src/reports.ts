@@ -23,6 +23,7 @@ export type ReportTarget = { event: { id: string; pubkey: string } } | { pubkey:
 
 /** Options of {@link GroupId.report}. @example { type: 'spam', reason: 'the same link ten times' } */
 export interface ReportOptions extends BuilderOptions {
+  /** What kind of problem (NIP-56: `spam`, `illegal`, …). */
   type: ReportType
   /** Why, in the reporter's words (the report's `content`). */
   reason?: string
@@ -58,14 +59,17 @@ export function buildReport(id: string, target: ReportTarget, opts: ReportOption
 
 /** A report as an admin reads it. @example parseReport(event) // { reporter, type: 'spam', eventId, pubkey, reason, event } */
 export interface Report {
+  /** The 1984 event itself. */
   readonly event: NostrEvent
   /** Who reported. */
   readonly reporter: string
+  /** What kind of problem the reporter chose. */
   readonly type: ReportType
   /** The reported message, when a message was reported. */
   readonly eventId?: string
   /** The reported person (the message's author, for a message). */
   readonly pubkey: string
+  /** What the reporter wrote (the event's content). */
   readonly reason: string
 }
 

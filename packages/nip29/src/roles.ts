@@ -5,7 +5,9 @@ import { checkStateEvent, type StateParseOptions } from './state-event'
 
 /** A role a relay defines for a group. @example { name: 'moderator', description: 'can delete' } */
 export interface GroupRole {
+  /** The role's name, as 39001 and 9000 use it. */
   name: string
+  /** What the role may do, in the relay's words. */
   description?: string
 }
 
@@ -17,9 +19,13 @@ export interface GroupRole {
  * GroupRoles.parse(event).roles.map((r) => r.name) // ['admin', 'moderator']
  */
 export class GroupRoles {
+  /** The group id. */
   readonly id: string
+  /** The key that signed this 39003 (the relay's). */
   readonly relayKey: string
+  /** When the relay signed it, Unix seconds. */
   readonly createdAt: number
+  /** The roles the group defines. */
   readonly roles: GroupRole[]
 
   private constructor(id: string, relayKey: string, createdAt: number, roles: GroupRole[]) {

@@ -4,8 +4,11 @@
  * @example groupForest(metadatas)
  */
 export interface SubgroupInput {
+  /** The group id. */
   readonly id: string
+  /** Its parent group's id (9002 `parent`). */
   readonly parent?: string
+  /** Its children's ids, in order. */
   readonly children?: readonly string[]
 }
 
@@ -15,8 +18,11 @@ export interface SubgroupInput {
  * @example function render(n: GroupTreeNode) { return [n.id, n.children.map(render)] }
  */
 export interface GroupTreeNode {
+  /** The group id. */
   id: string
+  /** Its subgroups, in order. */
   children: GroupTreeNode[]
+  /** Set when the group is shown at the top although it names a parent: the parent is missing, or the parents form a cycle. */
   detached?: 'missing-parent' | 'cycle'
 }
 

@@ -3,7 +3,9 @@
  * @example const e: TimelineOrdered = { created_at: 1700000000, id: event.id }
  */
 export interface TimelineOrdered {
+  /** Unix seconds. */
   readonly created_at: number
+  /** The event id (64 hex); ties go to the lowest. */
   readonly id: string
 }
 
@@ -26,6 +28,7 @@ export function timelineOrder(a: TimelineOrdered, aSeq: number, b: TimelineOrder
 
 /** What {@link orderTies} reads of an event: its order fields and its tags (`previous`). */
 export interface TimelineTied extends TimelineOrdered {
+  /** The event's tags (its `previous` tags order ties). */
   readonly tags: readonly (readonly string[])[]
 }
 

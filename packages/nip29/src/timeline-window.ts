@@ -29,6 +29,7 @@ const DELETED_MEMORY = 1000
  * id.message('hi', { previous: window.previousTag(me) })
  */
 export class TimelineWindow {
+  /** How many events the window holds at most. */
   readonly capacity: number
   /** Newest first. */
   #events: NostrEvent[] = []

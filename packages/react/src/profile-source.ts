@@ -4,6 +4,8 @@
  * `subscribe` calls back on changes.
  */
 export interface ProfileSource<P = unknown> {
+  /** Calls `listener` whenever any profile may have changed; returns the unsubscribe function. */
   subscribe(listener: () => void): () => void
+  /** The profile known for `pubkey` now (the same object until it changes), or undefined. */
   profile(pubkey: string): P | undefined
 }

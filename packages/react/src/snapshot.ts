@@ -2,7 +2,9 @@ import { useCallback, useSyncExternalStore } from 'react'
 
 /** A store that `useSnapshot` can read: `snapshot()` returns the same value until a change. */
 export interface SnapshotSource<T> {
+  /** Calls `listener` whenever the snapshot may have changed; returns the unsubscribe function. */
   subscribe(listener: () => void): () => void
+  /** The current value: the same object until it changes, as `useSyncExternalStore` requires. */
   snapshot(): T
 }
 

@@ -17,8 +17,11 @@ export type Contexts = Readonly<Record<string, number>>
  * if (r.ok) console.log(r.blob.clientId, Object.keys(r.blob.contexts).length)
  */
 export interface Blob {
+  /** The blob format's version. */
   readonly v: 1
+  /** The `client_id` of the installation that wrote it. */
   readonly clientId: string
+  /** Each context's frontier (Unix seconds). */
   readonly contexts: Contexts
 }
 
@@ -47,7 +50,9 @@ export type BlobRejection =
  * parseBlob(text).dropped // [{ key: 'ctx:AAA', reason: 'bad-timestamp' }]
  */
 export interface DroppedEntry {
+  /** The context key that was dropped. */
   readonly key: string
+  /** Why: a timestamp that is not a valid one, or a key over 256 bytes. */
   readonly reason: 'bad-timestamp' | 'key-too-long'
 }
 

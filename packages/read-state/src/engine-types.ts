@@ -11,7 +11,9 @@ import type { ParentResolver } from './frontier'
  * const input: BlobInput = { event, plaintext: await signer.nip44.decrypt(pk, event.content).catch(() => null) }
  */
 export interface BlobInput {
+  /** The kind 30078 event as received, its signature already verified. */
   readonly event: NostrEvent
+  /** Its content decrypted (NIP-44 to self), or null/undefined when that failed. */
   readonly plaintext?: string | null
 }
 
@@ -84,8 +86,11 @@ export type Effect =
  * await store.setValue(`read-state:v1:${pk}`, effect.state) // a `persist` effect
  */
 export interface EngineState {
+  /** The state format's version. */
   readonly v: 1
+  /** This installation's `client_id`. */
   readonly clientId: string
+  /** The slot (the event's `d` tag) this installation publishes to. */
   readonly slotId: string
   /** Everything known: local marks merged with every blob seen. Never lowered. */
   readonly contexts: Readonly<Record<string, number>>
@@ -95,8 +100,11 @@ export interface EngineState {
   readonly pending: boolean
   /** The contexts of the newest version at our slot that we published or found there. */
   readonly lastPublished?: {
+    /** The slot it was published at. */
     readonly slotId: string
+    /** Its `created_at`, Unix seconds. */
     readonly createdAt: number
+    /** Its contexts and their frontiers. */
     readonly contexts: Readonly<Record<string, number>>
     /** Event id of that version, when known. */
     readonly id?: string
@@ -148,9 +156,14 @@ export interface EngineOptions {
  * if (engine.status().inFlight === null) resolveFlush()
  */
 export interface EngineStatus {
+  /** The initial load has finished (`loaded()` was called). */
   readonly loaded: boolean
+  /** A change is waiting to be published. */
   readonly pending: boolean
+  /** The step waiting for the driver's answer, if any. */
   readonly inFlight: 'fetch-own' | 'publish' | null
+  /** When the engine wants `tick()` next (engine clock, ms), or null. */
   readonly nextWake: number | null
+  /** How many versions this engine has published. */
   readonly publishes: number
 }

@@ -86,6 +86,7 @@ interface Parsed {
  * // on wake: run(engine.tick()) → fetch-own; then run(engine.ownFetched(ref, blobs)) → publish; …
  */
 export class ReadStateEngine {
+  /** The user's public key (hex) this engine keeps read state for. */
   readonly pubkey: string
   private readonly clock: () => number
   private readonly randomId: () => string

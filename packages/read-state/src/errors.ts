@@ -28,6 +28,7 @@ export class ReadStateError extends Error {
  * new InvalidContextError('x'.repeat(300)).code // 'invalid-context'
  */
 export class InvalidContextError extends ReadStateError {
+  /** The context that was refused. */
   readonly context: unknown
   constructor(context: unknown, why = 'must be a non-empty string of at most 256 UTF-8 bytes') {
     super(
@@ -45,6 +46,7 @@ export class InvalidContextError extends ReadStateError {
  * new InvalidTimestampError(1.5).code // 'invalid-timestamp'
  */
 export class InvalidTimestampError extends ReadStateError {
+  /** The timestamp that was refused. */
   readonly value: unknown
   constructor(value: unknown) {
     super('invalid-timestamp', `invalid read timestamp ${String(value)}: must be an integer in 0..4294967295`)
@@ -59,6 +61,7 @@ export class InvalidTimestampError extends ReadStateError {
  * new InvalidOptionError('budget', 'must be at most 40960').code // 'invalid-option'
  */
 export class InvalidOptionError extends ReadStateError {
+  /** The option that was wrong. */
   readonly option: string
   constructor(option: string, why: string) {
     super('invalid-option', `invalid option ${option}: ${why}`)
@@ -73,6 +76,7 @@ export class InvalidOptionError extends ReadStateError {
  * new InvalidEventIdError('abc').code // 'invalid-event-id'
  */
 export class InvalidEventIdError extends ReadStateError {
+  /** The value that is not an event id. */
   readonly input: unknown
   constructor(input: unknown) {
     super(

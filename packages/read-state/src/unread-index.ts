@@ -30,7 +30,9 @@ export class UnreadIndex {
   private readonly ids = new Map<string, string | null>()
 
   constructor(
+    /** The channel context this index counts for. */
     readonly channel: string,
+    /** Your public key (hex): your own rows are never unread. */
     readonly me?: string,
   ) {}
 

@@ -9,8 +9,11 @@ import { isUnread, maxDefined } from './frontier'
  * const row: UnreadRow = { id: e.id, createdAt: e.created_at, pubkey: e.pubkey }
  */
 export interface UnreadRow {
+  /** The event id. */
   readonly id: string
+  /** Its `created_at`, Unix seconds. */
   readonly createdAt: number
+  /** Its author's public key (hex); your own rows are never unread. */
   readonly pubkey: string
 }
 
@@ -21,7 +24,9 @@ export interface UnreadRow {
  * const thread: ThreadRows = { root: root.id, replies: comments.map(toRow) }
  */
 export interface ThreadRows {
+  /** The thread root's event id. */
   readonly root: string
+  /** The thread's comments. */
   readonly replies: readonly UnreadRow[]
 }
 
@@ -113,7 +118,9 @@ export function unreadCount(input: UnreadInput): UnreadCount {
  * if (mark) sync.markRead(mark.ctx, mark.ts)
  */
 export interface ReadMark {
+  /** The context key (`channel:…`, `thread:…`, `msg:…`). */
   readonly ctx: string
+  /** Its frontier, Unix seconds. */
   readonly ts: number
 }
 

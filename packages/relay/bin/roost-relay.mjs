@@ -1,12 +1,13 @@
 #!/usr/bin/env node
-// The `roost-relay` command. An installed package runs its built JavaScript (`dist/`). Inside the
-// repository, where the TypeScript sources sit beside this file, it runs those through tsx, with
-// the workspace's `@roost/*` packages resolved to their sources too, so no build step is needed.
+// The `roost-relay` command. An installed package runs its built JavaScript (`dist/`); it ships
+// `src/` too, for its source maps. Inside the repository (told apart by `tsconfig.build.json`,
+// which is not packed) it runs the TypeScript sources through tsx, with the workspace's `@roost/*`
+// packages resolved to their sources too, so no build step is needed.
 import { existsSync } from 'node:fs'
 
 const source = new URL('../src/cli.ts', import.meta.url)
 let cli
-if (existsSync(source)) {
+if (existsSync(new URL('../tsconfig.build.json', import.meta.url))) {
   const { register } = await import('tsx/esm/api')
   register()
   const { register: registerHooks } = await import('node:module')

@@ -6,6 +6,7 @@
  */
 export class RelayError extends Error {
   constructor(
+    /** A stable code to branch on (e.g. `group-exists`, `missing-package`). */
     readonly code: string,
     message: string,
   ) {

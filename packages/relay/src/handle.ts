@@ -7,13 +7,21 @@ import type { GroupState } from './groups/record'
  * await relay.createGroup({ id: 'design', name: 'Design', closed: true, admins: [alice], members: [bob] })
  */
 export interface CreateGroupOptions {
+  /** The group id; default a random one. */
   id?: string
+  /** The group's name. */
   name?: string
+  /** A description. */
   about?: string
+  /** A picture URL. */
   picture?: string
+  /** Only members can read it (default false). */
   private?: boolean
+  /** Joining needs an invite code or an admin's approval (default false). */
   closed?: boolean
+  /** Only members can write to it (default false). */
   restricted?: boolean
+  /** Its metadata is hidden from non-members (default false). */
   hidden?: boolean
   /** Audio/video rooms (NIP-29 `livekit`); advertised while the relay has LiveKit configured. */
   livekit?: boolean
@@ -21,6 +29,7 @@ export interface CreateGroupOptions {
   admins?: string[]
   /** Pubkeys added as plain members. */
   members?: string[]
+  /** The kinds the group accepts; default every kind. */
   supportedKinds?: number[]
 }
 
@@ -32,7 +41,9 @@ export interface CreateGroupOptions {
  * await relay.createInvite('design', undefined, { uses: 50, expiresAt: now + 86400 })
  */
 export interface InviteOptions {
+  /** How many joins the code admits (default 1), or `'unlimited'`. */
   uses?: number | 'unlimited'
+  /** When the code stops admitting anyone, Unix seconds; default never. */
   expiresAt?: number
 }
 
@@ -80,7 +91,10 @@ export interface RelayHandle {
  * (await startRelay({ demo: true })).demo?.invite // 'a1b2c3d4e5f6'
  */
 export interface DemoInfo {
+  /** The demo group ids. */
   groups: string[]
+  /** An invite code for the closed `design` group, good for many newcomers. */
   invite: string
+  /** The demo users' names and public keys (hex). */
   users: { name: string; pubkey: string }[]
 }

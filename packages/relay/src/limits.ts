@@ -8,12 +8,19 @@
 export const LIMITS = {
   /** Bytes (UTF-8) of one client frame. */
   maxMessageLength: 131_072,
+  /** Open subscriptions per connection. */
   maxSubscriptions: 50,
+  /** Filters per REQ. */
   maxFilters: 10,
+  /** The largest `limit` a filter gets; larger ones are lowered to it. */
   maxLimit: 500,
+  /** The `limit` of a filter that names none. */
   defaultLimit: 500,
+  /** Characters of a subscription id. */
   maxSubidLength: 64,
+  /** Tags of one event. */
   maxEventTags: 2_000,
+  /** Characters of one event's content. */
   maxContentLength: 65_536,
   /** Values per filter list (`ids`, `authors`, `kinds`, each `#x`). */
   maxFilterValues: 1_000,

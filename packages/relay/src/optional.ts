@@ -11,6 +11,7 @@ import { RelayError } from './errors'
  */
 export class MissingPackageError extends RelayError {
   constructor(
+    /** The npm package to install (e.g. `pg`). */
     readonly pkg: string,
     feature: string,
   ) {

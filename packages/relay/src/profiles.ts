@@ -8,6 +8,7 @@ import type { RelayProfile } from './options'
  * PROFILES.groups_relay.noticeInsteadOfOk // true
  */
 export interface ProfilePolicy {
+  /** The profile's name, as `--profile` takes it. */
   readonly name: RelayProfile
   /** NIP-11 carries `self` (relay29 and groups_relay publish only `pubkey`). */
   readonly nip11Self: boolean
@@ -110,6 +111,7 @@ export interface ProfilePolicy {
   readonly subgroups: boolean
   /** Group ids containing `..` are refused (pyramid). */
   readonly forbidDotDot: boolean
+  /** The texts of the relay's refusals (OK and CLOSED messages) under this profile. */
   readonly messages: ProfileMessages
 }
 
@@ -120,22 +122,35 @@ export interface ProfilePolicy {
  * PROFILES.relay29.messages.previousNotFound('abcd') // "blocked: previous id 'abcd' wasn't found in this relay"
  */
 export interface ProfileMessages {
+  /** A group event without an `h` tag. */
   missingH: string
+  /** An event naming a group this relay does not hold. */
   unknownGroup(id: string): string
+  /** A 9007 create-group for an id already in use. */
   groupExists: string
+  /** A 9007 create-group for the id of a deleted group. */
   deletedGroupExists: string
+  /** A 39000–39003 state event sent by a client (only the relay signs those). */
   metadataDirect: string
+  /** An event from a key that is not a member of the group it writes to. */
   notMember(pubkey: string): string
+  /** A 9021 join request from a key that is already a member. */
   alreadyMember: string
+  /** A 9022 leave request from a key that is not a member. */
   notAMemberLeave: string
+  /** A join to a closed group without an invite code. */
   closedNoCode: string
   /** A join to a closed group naming a code that is not outstanding (wrong, or already used). */
   badCode: string
   /** A join naming a code whose 9009 `expiration` has passed. */
   expiredCode: string
+  /** An event whose `previous` tag names an id the relay does not know. */
   previousNotFound(value: string): string
+  /** A read of a private group before NIP-42 authentication. */
   privateAuth: string
+  /** A read of a private group by an authenticated key that is not a member. */
   privateRestricted: string
+  /** A moderation event (9000–9020) from a key whose roles do not allow it. */
   insufficientPermissions: string
 }
 

@@ -38,12 +38,11 @@ export class Group {
   /** Everything a UI shows, immutable; its `messages` and `threads` are built when first read. */
   readonly snapshot: () => GroupSnapshot
   /**
-   * Listens to `incoming`, `updated` (coalesced), `refused` (the relay ended our subscription: its
-   * text) and `eose`; returns the stop. `incoming` is each event new to this client, live from the
-   * relay or our own send: events sent while we were offline are `incoming` when the relay hands
-   * them over; events this client already stored are not, even when the relay sends them again
-   * after a restart; and a listener added once `join()` resolved hears none of the history it
-   * loaded. `{ after }` replays the stored events after a cursor first (see `SubscribeOptions`).
+   * Listens to `incoming`, `updated` (coalesced), `refused` (the relay ended our subscription) and
+   * `eose`; returns the stop. `incoming`: each event new to this client, live or our own send; events
+   * sent while we were offline arrive as `incoming`, events already stored do not (even sent again
+   * after a restart), and a listener added once `join()` resolved hears none of the history.
+   * `{ after }` first replays the stored events after a cursor (see `SubscribeOptions`).
    * @example group.subscribe((e) => { if (e.type === 'incoming') answer(e.event) }, { after: lastId })
    */
   readonly subscribe: (listener: (e: GroupEvent) => void, opts?: SubscribeOptions) => () => void
@@ -65,20 +64,23 @@ export class Group {
   }
 
   // ── reading ────────────────────────────────────────────────────────────────────────────────
-
   /** The relay key this group's state must be signed by, once known. */
   get relayKey(): string | undefined {
     return this.#in.ctx.relayKey(this.key.relay)
   }
+  /** The relay-signed 39000 metadata (name, picture, open/closed, …), once known. */
   get metadata(): GroupMetadata | undefined {
     return this.#in.state.metadata
   }
+  /** The 39001 admins and their roles, once known. */
   get admins(): GroupAdmins | undefined {
     return this.#in.state.admins
   }
+  /** The 39002 member list, when the relay publishes it. */
   get members(): GroupMembers | undefined {
     return this.#in.state.members
   }
+  /** The 39003 roles the group defines, once known. */
   get roles(): GroupRoles | undefined {
     return this.#in.state.roles
   }
@@ -86,6 +88,7 @@ export class Group {
   get metadataEvent(): NostrEvent | undefined {
     return this.#in.state.event(KINDS.metadata)
   }
+  /** Our own standing in the group: member, pending, not a member, removed. */
   get membership(): Membership {
     return this.snapshot().membership
   }
@@ -143,7 +146,6 @@ export class Group {
   }
 
   // ── read marks (NIP-RS, synced to the account's other devices) ─────────────────────────────
-
   /** Unread top-level rows not sent by us, newer than the read frontier (0 without read state). */
   unread(): number {
     return this.snapshot().unread
@@ -166,7 +168,6 @@ export class Group {
   }
 
   // ── writing (writes.ts) ────────────────────────────────────────────────────────────────────
-
   /**
    * Sends a kind 9 chat message, optionally replying to messages, mentioning people (`p` tags) and
    * attaching files (one NIP-92 `imeta` tag each, see `uploadBlob`).

@@ -21,6 +21,7 @@ import { RelayKeys } from './relay-keys'
 import { type SearchHit, type SearchOptions, searchGroups } from './search'
 import type { ReadStateSource } from './types'
 
+/** What a {@link GroupsRegistry} is built from; `createRoost` builds one and passes these. */
 export interface GroupsRegistryOptions {
   pool: RelayPool
   store: EventStore

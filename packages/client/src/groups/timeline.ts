@@ -99,6 +99,7 @@ export class Timeline {
     return this.seen.size
   }
 
+  /** Whether the timeline holds the event with this id (as a row, reaction, comment or deletion). */
   has(id: string): boolean {
     return this.seen.has(id)
   }

@@ -138,7 +138,9 @@ export interface ReadStateSource {
    * the hierarchical rule of `@roost/read-state` (`msg:`/`thread:` marks count too).
    */
   readonly contexts?: Readonly<Record<string, number>>
+  /** The read frontier of a context (`created_at` in seconds; 0 when nothing is read). */
   frontier(context: string): number
+  /** Moves the context's frontier up to `timestamp` (never back). */
   markRead(context: string, timestamp: number): void
   /** Called whenever any frontier moves; returns an unsubscribe function. */
   subscribe(listener: () => void): () => void

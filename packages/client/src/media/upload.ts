@@ -19,7 +19,9 @@ import type { Signer } from '../signers/signer'
  */
 export class UploadError extends RoostError {
   constructor(
+    /** The HTTP status, or 0 when the server could not be reached. */
     readonly status: number,
+    /** The server's `X-Reason` header (or the start of its body). */
     readonly reason: string,
   ) {
     super(

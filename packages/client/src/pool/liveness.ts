@@ -7,7 +7,9 @@ import type { PolicyRelay } from './policy-relay'
  * const timers: LivenessTimers = { setTimeout: fake.set, clearTimeout: fake.clear }
  */
 export interface LivenessTimers {
+  /** Calls `fn` once after `ms` milliseconds; returns a handle for `clearTimeout`. */
   setTimeout(fn: () => void, ms: number): unknown
+  /** Cancels a timer `setTimeout` returned. */
   clearTimeout(handle: unknown): void
 }
 

@@ -13,6 +13,7 @@ import type { PolicyRelay } from './policy-relay'
  */
 export class NegentropyError extends RoostError {
   constructor(
+    /** The relay the reconciliation ran against. */
     readonly relay: string,
     /** The relay's NEG-ERR text, or ours (`timeout:`, `closed:`, `invalid:`). */
     readonly reason: string,
@@ -33,7 +34,9 @@ export interface ReconcileResult {
 
 /** A record we hold: its id and timestamp. */
 export interface ReconcileItem {
+  /** The event id (64 hex). */
   id: string
+  /** The event's `created_at`, Unix seconds. */
   created_at: number
 }
 

@@ -7,15 +7,21 @@
  * const relayKey = info?.self ?? info?.pubkey
  */
 export interface RelayInfo {
+  /** The relay's name. */
   name?: string
+  /** What the relay is for, in the operator's words. */
   description?: string
   /** The key the relay signs its own events with (NIP-11 `self`); NIP-29 state is signed by it. */
   self?: string
   /** The operator's contact key; older NIP-29 relays sign group state with it. */
   pubkey?: string
+  /** The NIPs the relay says it implements. */
   supported_nips?: number[]
+  /** The relay software's URL or name. */
   software?: string
+  /** The relay software's version. */
   version?: string
+  /** The relay's limits (`max_limit`, `auth_required`, …), as it sends them. */
   limitation?: Record<string, unknown>
   [k: string]: unknown
 }

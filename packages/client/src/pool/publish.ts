@@ -1,12 +1,22 @@
 import type { NostrEvent } from 'nostr-tools/core'
 import type { PolicyRelay } from './policy-relay'
 
-/** One relay's answer to a publish. */
+/**
+ * One relay's answer to a publish: publishing never rejects, it resolves with one of these per
+ * relay, so a caller checks `ok` (and `failure` for why not).
+ *
+ * @example
+ * const [result] = await pool.publish(['wss://groups.example.com'], event)
+ * if (!result.ok) console.warn(result.relay, result.failure, result.message)
+ */
 export interface PublishResult {
+  /** True when the relay stored the event (its OK said true). */
   ok: boolean
+  /** The relay's URL. */
   relay: string
   /** The relay's OK text, or what went wrong ('timed out …', 'connection failed …'). */
   message: string
+  /** True when the relay did not answer in time (`failure` is then `'timeout'`). */
   timedOut?: boolean
   /** Why `ok` is false: the relay said no, it never answered, or we could not reach it. */
   failure?: 'refused' | 'timeout' | 'unreachable' | 'auth'

@@ -19,6 +19,13 @@ import { fetchRelayInfo, type RelayInfo } from './nip11'
 
 export type { AuthPolicy, AuthState, PublishResult, SubscriptionHandlers } from './connection'
 
+/**
+ * How a {@link RelayPool} connects: the WebSocket constructor, verification, NIP-42 signing and
+ * policy, timeouts and reconnect backoff. All optional; `createRoost` takes them as `pool`.
+ *
+ * @example
+ * const pool = new RelayPool({ websocket: WebSocket, signer, publishTimeout: 10_000 })
+ */
 export interface RelayPoolOptions {
   /** WebSocket constructor; default the global one, else `ws` (loaded lazily, Node only). */
   websocket?: typeof WebSocket
@@ -84,7 +91,9 @@ export class RelayPool {
   private verifier: Promise<Verifier> | undefined
   private wsCtor: Promise<typeof WebSocket> | undefined
   private closed = false
+  /** Milliseconds a publish waits for the relay's OK (the `publishTimeout` option). */
   readonly publishTimeout: number
+  /** Unix seconds: the `clock` option, or the system clock. */
   readonly clock: () => number
 
   constructor(private readonly opts: RelayPoolOptions = {}) {
@@ -148,7 +157,10 @@ export class RelayPool {
     filters: Filter[],
     handlers: SubscriptionHandlers,
     opts: { id?: string } = {},
-  ): { close(): void } {
+  ): {
+    /** Ends the subscription (sends CLOSE); no handler is called after this. */
+    close(): void
+  } {
     return this.connection(relay).subscribe(filters, handlers, opts.id)
   }
 

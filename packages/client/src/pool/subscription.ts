@@ -4,7 +4,9 @@ import { type Filter, matchFilter } from 'nostr-tools/filter'
 
 /** Handlers of one subscription. Events arrive verified and once per subscription. */
 export interface SubscriptionHandlers {
+  /** One matching event, verified, at most once per subscription. */
   onevent(event: NostrEvent): void
+  /** The relay has sent everything it stored (EOSE); what follows is live. */
   oneose?(): void
   /** The relay ended the subscription (CLOSED) with this text; it will not be resumed. */
   onclosed?(reason: string): void

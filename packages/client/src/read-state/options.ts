@@ -13,13 +13,19 @@ import type { Verifier } from '../verify'
  * const sync = new ReadStateSync({ pool: roost.pool, signer, store, relays })
  */
 export interface ReadStatePool {
+  /** The stored events matching `filters` on these relays, until each sends EOSE or `timeout` ms. */
   fetch(relays: string[], filters: Filter[], opts?: { timeout?: number }): Promise<NostrEvent[]>
+  /** A live subscription on one relay (see {@link RelayPool.subscribe}); `close()` ends it. */
   subscribe(
     relay: string,
     filters: Filter[],
     handlers: { onevent(e: NostrEvent): void; oneose?(): void; onclosed?(reason: string): void },
     opts?: { id?: string },
-  ): { close(): void }
+  ): {
+    /** Ends the subscription (sends CLOSE). */
+    close(): void
+  }
+  /** Sends the event to each relay; one result per relay, never a rejection. */
   publish(relays: string[], event: NostrEvent, opts?: { timeout?: number }): Promise<PublishResult[]>
 }
 
@@ -30,7 +36,9 @@ export interface ReadStatePool {
  * new ReadStateSync({ ...opts, clock: () => fake.now, timers: { setTimeout: fake.set, clearTimeout: fake.clear } })
  */
 export interface ReadStateTimers {
+  /** Calls `fn` once after `ms` milliseconds; returns a handle for `clearTimeout`. */
   setTimeout(fn: () => void, ms: number): unknown
+  /** Cancels a timer `setTimeout` returned. */
   clearTimeout(handle: unknown): void
 }
 
@@ -51,6 +59,7 @@ export type ReadStateRelays =
  * new ReadStateSync({ pool, signer, store, relays: ['wss://relay.example.com'], debounceMs: 5_000 })
  */
 export interface ReadStateSyncOptions {
+  /** Fetches, subscribes and publishes the read-state events (a {@link RelayPool} fits). */
   pool: ReadStatePool
   /** NIP-44 to self goes through `signer.nip44`, so NIP-07 and NIP-46 signers work. */
   signer: Signer
@@ -62,6 +71,7 @@ export interface ReadStateSyncOptions {
   horizonSeconds?: number
   /** Trailing debounce in ms (default 5,000) and the longest wait under activity (default 30,000). */
   debounceMs?: number
+  /** The longest wait under continuous activity before publishing, in ms (default 30,000). */
   maxWaitMs?: number
   /** Plaintext budget in bytes (default 32,768, at most 40,960). */
   budget?: number

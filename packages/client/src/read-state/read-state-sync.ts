@@ -242,6 +242,7 @@ export class ReadStateSync {
   get clientId(): string | undefined {
     return this.engine?.clientId
   }
+  /** The NIP-RS slot this installation writes its read state to (after `ready`). */
   get slotId(): string | undefined {
     return this.engine?.slotId
   }

@@ -48,6 +48,7 @@ export class SignerUnavailableError extends RoostError {
  */
 export class SignerUnsupportedError extends RoostError {
   constructor(
+    /** The signer method that is missing (e.g. `nip44`). */
     readonly method: string,
     message = `the signer does not support ${method}`,
   ) {
@@ -64,7 +65,10 @@ export class SignerUnsupportedError extends RoostError {
  * catch (e) { if (e instanceof SignerRefusedError) toast(`Signer said: ${e.reason}`) }
  */
 export class SignerRefusedError extends RoostError {
-  constructor(readonly reason: string) {
+  constructor(
+    /** The signer's own text (the extension's or the remote signer's). */
+    readonly reason: string,
+  ) {
     super('signer-refused', `the signer refused: ${reason}`)
   }
 }
@@ -77,7 +81,9 @@ export class SignerRefusedError extends RoostError {
  */
 export class SignerTimeoutError extends RoostError {
   constructor(
+    /** The signer method that did not answer. */
     readonly method: string,
+    /** How long we waited, in milliseconds. */
     readonly timeoutMs: number,
   ) {
     super('signer-timeout', `the signer did not answer ${method} within ${timeoutMs} ms`)

@@ -123,8 +123,10 @@ export class LocalSigner implements Signer {
    * const plaintext = await signer.nip44.decrypt(signer.publicKey, payload)
    */
   readonly nip44 = {
+    /** Encrypts `plaintext` to `pubkey`: a NIP-44 v2 payload (base64). */
     encrypt: async (pubkey: string, plaintext: string): Promise<string> =>
       nip44Encrypt(plaintext, this.conversations.get(pubkey)),
+    /** Decrypts a NIP-44 v2 payload `pubkey` sent. */
     decrypt: async (pubkey: string, ciphertext: string): Promise<string> =>
       nip44Decrypt(ciphertext, this.conversations.get(pubkey)),
   }

@@ -64,8 +64,10 @@ export class Nip07Signer implements Signer {
   }
 
   readonly nip44 = {
+    /** Encrypts `plaintext` to `pubkey`: a NIP-44 v2 payload (base64). */
     encrypt: (pubkey: string, plaintext: string): Promise<string> =>
       call('nip44.encrypt', () => this.nip44Of(this.extension()).encrypt(pubkey, plaintext)),
+    /** Decrypts a NIP-44 v2 payload `pubkey` sent. */
     decrypt: (pubkey: string, ciphertext: string): Promise<string> =>
       call('nip44.decrypt', () => this.nip44Of(this.extension()).decrypt(pubkey, ciphertext)),
   }

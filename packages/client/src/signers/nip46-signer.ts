@@ -173,8 +173,10 @@ export class Nip46Signer implements Signer {
   }
 
   readonly nip44 = {
+    /** Encrypts `plaintext` to `pubkey`: a NIP-44 v2 payload (base64). */
     encrypt: (pubkey: string, plaintext: string): Promise<string> =>
       this.request('nip44_encrypt', () => this.remote.nip44Encrypt(pubkey, plaintext)),
+    /** Decrypts a NIP-44 v2 payload `pubkey` sent. */
     decrypt: (pubkey: string, ciphertext: string): Promise<string> =>
       this.request('nip44_decrypt', () => this.remote.nip44Decrypt(pubkey, ciphertext)),
   }

@@ -18,7 +18,9 @@ export interface Signer {
   signEvent(template: EventTemplate): Promise<VerifiedEvent>
   /** NIP-44 v2 with the conversation key between this signer's key and `pubkey`. */
   nip44: {
+    /** Encrypts `plaintext` to `pubkey`: a NIP-44 v2 payload (base64). */
     encrypt(pubkey: string, plaintext: string): Promise<string>
+    /** Decrypts a NIP-44 v2 payload `pubkey` sent; rejects when it does not decrypt. */
     decrypt(pubkey: string, ciphertext: string): Promise<string>
   }
 }
@@ -32,10 +34,15 @@ export interface Signer {
  * const signer = new Nip07Signer(ext)
  */
 export interface WindowNostr {
+  /** The extension's public key, 64 lowercase hex (may prompt the user). */
   getPublicKey(): Promise<string>
+  /** Signs a template with the extension's key (may prompt the user). */
   signEvent(event: EventTemplate): Promise<VerifiedEvent>
+  /** NIP-44 v2, when the extension supports it. */
   nip44?: {
+    /** Encrypts `plaintext` to `pubkey`: a NIP-44 v2 payload (base64). */
     encrypt(pubkey: string, plaintext: string): Promise<string>
+    /** Decrypts a NIP-44 v2 payload `pubkey` sent. */
     decrypt(pubkey: string, ciphertext: string): Promise<string>
   }
 }

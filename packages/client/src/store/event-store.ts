@@ -11,8 +11,11 @@ import type { NostrEvent } from 'nostr-tools/core'
 export interface StoreQuery {
   /** Only events recorded as seen in this fork (a `GroupKey` string, `<relay>'<id>`). */
   fork?: string
+  /** Only these event ids. */
   ids?: string[]
+  /** Only these kinds. */
   kinds?: number[]
+  /** Only events by these public keys (hex). */
   authors?: string[]
   /** Single-letter tag name without '#' → accepted values (the event needs one of them). */
   tags?: Record<string, string[]>
@@ -54,6 +57,7 @@ export interface StoreSearch {
   text: string
   /** Only events seen in one of these forks (GroupKey strings); every event when absent. */
   forks?: string[]
+  /** Only these kinds. */
   kinds?: number[]
   /** created_at ≤ until (the next page: the last result's created_at). */
   until?: number
@@ -109,6 +113,7 @@ export interface EventStore {
    * pages.get("wss://groups.example.com'general") // NostrEvent[], newest first
    */
   newestPerFork(forks: readonly string[], limit: number): Promise<Map<string, NostrEvent[]>>
+  /** The stored event with this id (64 hex), branded verified, or undefined. */
   get(id: string): Promise<NostrEvent | undefined>
   /**
    * Full-text search over the cached events ({@link StoreSearch}): SQLite's FTS5 index, an
@@ -120,6 +125,7 @@ export interface EventStore {
    * lowest id. Returns true if this event is now the stored one.
    */
   putState(relay: string, event: NostrEvent): Promise<boolean>
+  /** The stored state event of this kind (39000–39005) for group `d` on `relay`, or undefined. */
   getState(relay: string, kind: number, d: string): Promise<NostrEvent | undefined>
   /**
    * Every stored state event (39000–39005) of each group fork (`<relay>'<d>`), in one read, in
@@ -155,5 +161,6 @@ export interface EventStore {
   getValue<T = unknown>(key: string): Promise<T | undefined>
   /** Stores a JSON-serializable value; `undefined` deletes the key. */
   setValue(key: string, value: unknown): Promise<void>
+  /** Closes the database; the store is not used after this. */
   close(): Promise<void>
 }

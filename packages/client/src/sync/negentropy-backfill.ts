@@ -26,8 +26,17 @@ export type BackfillResult =
     }
   | { method: 'none'; reason: string }
 
+/**
+ * What {@link negentropyBackfill} and {@link refetchWindow} work on: the local store, the pool to
+ * ask, and the group fork whose window to complete.
+ *
+ * @example
+ * await negentropyBackfill({ store, pool: roost.pool, key, since: Math.floor(Date.now() / 1000) - 86_400 })
+ */
 export interface BackfillOptions {
+  /** The local cache the missing events are added to. */
   store: EventStore
+  /** The relay pool to reconcile through. */
   pool: BackfillPool
   /** The group fork: its relay and id; the store's fork is `key.toString()`. */
   key: GroupKey

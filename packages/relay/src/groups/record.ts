@@ -1,15 +1,26 @@
 /** The 39000 fields and flags, shared by what the relay stores and what `state(id)` shows. */
 export interface GroupBasics {
+  /** The group id (the `h` and `d` value). */
   readonly id: string
+  /** When the group was created, Unix seconds. */
   readonly createdAt: number
+  /** The group's name (39000 `name`). */
   readonly name?: string
+  /** A picture URL (39000 `picture`). */
   readonly picture?: string
+  /** A banner image URL (39000 `banner`). */
   readonly banner?: string
+  /** A description (39000 `about`). */
   readonly about?: string
+  /** Only members can read it. */
   readonly private: boolean
+  /** Only members can write to it. */
   readonly restricted: boolean
+  /** The relay does not show the group's metadata to non-members. */
   readonly hidden: boolean
+  /** Joining needs an invite code or an admin's approval. */
   readonly closed: boolean
+  /** The group has audio/video rooms (NIP-29 `livekit`). */
   readonly livekit: boolean
 }
 
@@ -22,6 +33,7 @@ export interface GroupRecord extends GroupBasics {
   readonly supportedKinds?: readonly number[]
   /** Subgroups (spec §1.10): the parent group's id, and this group's ordered children. */
   readonly parent?: string
+  /** This group's subgroups, in order. */
   readonly children?: readonly string[]
   /** Tags re-emitted in 39000 as they came (zooid copies, groups_relay's unknown tags). */
   readonly extraTags: readonly (readonly string[])[]
@@ -37,6 +49,7 @@ export interface GroupRecord extends GroupBasics {
   readonly pending: readonly string[]
   /** Pubkeys removed by a moderator (not by leaving): their joins are refused. */
   readonly removed: readonly string[]
+  /** The group was deleted (9008); its id cannot be reused. */
   readonly deleted: boolean
 }
 
@@ -60,18 +73,25 @@ export interface InviteTerms {
  * relay.state(id) // { id, closed: true, members: [alice, bob], admins: [{ pubkey: alice, roles: ['admin'] }], invites: ['x'], … }
  */
 export interface GroupState extends GroupBasics {
+  /** The kinds the group accepts; absent: every kind. */
   readonly supportedKinds?: number[]
+  /** The parent group's id (subgroups). */
   readonly parent?: string
+  /** The subgroups' ids, in order. */
   readonly children: string[]
   /** Every member, admins included, sorted. */
   readonly members: string[]
   /** Members holding at least one role, with their roles. */
   readonly admins: { pubkey: string; roles: string[] }[]
+  /** Outstanding invite codes. */
   readonly invites: string[]
   /** The terms of the codes in `invites` that have some (the others are single-use). */
   readonly inviteTerms: Record<string, InviteTerms>
+  /** Pinned events, in order: `['e', id]` or `['a', address]`. */
   readonly pins: string[][]
+  /** Join requests waiting for an admin. */
   readonly pending: string[]
+  /** The group was deleted (9008). */
   readonly deleted: boolean
 }
 

@@ -12,6 +12,7 @@ export interface LiveKitConfig {
   url: string
   /** The API key and secret tokens are signed with (and webhooks checked against). */
   apiKey: string
+  /** The secret paired with `apiKey`; never sent to clients. */
   apiSecret: string
   /** Token lifetime in seconds (default 600). */
   ttlSeconds?: number
