@@ -248,9 +248,14 @@ export class GroupCore implements GroupInside, SnapshotSource, WritersContext {
     this.changed()
   }
 
-  /** What the relay said to our own 9021/9022, until relay-signed evidence at least as new. */
-  setLocalMembership(membership: Membership, at: number): void {
-    this.membershipFold.setLocal(membership, at)
+  /** The membership evidence held now (ids), taken when our own 9021/9022 leaves. */
+  membershipKnown(): string[] {
+    return this.membershipFold.known()
+  }
+
+  /** What the relay said to our own 9021/9022, until relay-signed evidence not `known` when it left. */
+  setLocalMembership(membership: Membership, known: string[]): void {
+    this.membershipFold.setLocal(membership, known)
     this.changed()
   }
 
