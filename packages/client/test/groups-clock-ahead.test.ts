@@ -1,0 +1,63 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { type Group, type GroupSnapshot, LocalSigner } from '../src'
+import { clockAheadText, httpDate, RelayClocks } from '../src/pool/relay-clock'
+import { groupCode, Harness, until as untilWithin } from './helpers'
+
+const h = new Harness()
+afterEach(() => h.close())
+
+const PATIENCE = 15_000
+const until = (group: Group, predicate: (s: GroupSnapshot) => boolean) =>
+  untilWithin(group, predicate, PATIENCE)
+const AHEAD = 600 // ten minutes
+const realNow = () => Math.floor(Date.now() / 1000)
+
+describe('RelayClocks', () => {
+  it('corrects a clock that runs ahead by more than 5 s, by the newest observation; never one behind', () => {
+    const c = new RelayClocks()
+    expect(c.offset('r')).toBe(0)
+    c.observe('r', 1000, 1600)
+    expect(c.offset('r')).toBe(-600)
+    expect(c.ahead('r')).toBe(600)
+    c.observe('r', 1000, 1003) // the device clock was set right
+    expect(c.offset('r')).toBe(0)
+    c.observe('r', 1000, 900) // behind: left alone
+    expect(c.offset('r')).toBe(0)
+    c.observe('r', Number.NaN, 1)
+    expect(c.offset('r')).toBe(0)
+    expect(c.offset('other')).toBe(0)
+  })
+
+  it('reads HTTP dates and says how far ahead a device clock is', () => {
+    expect(httpDate('Thu, 01 Jan 1970 00:10:00 GMT')).toBe(600)
+    expect(httpDate('not a date')).toBeUndefined()
+    expect(httpDate(null)).toBeUndefined()
+    expect(clockAheadText(600)).toBe('your device clock is 10 minutes ahead')
+    expect(clockAheadText(50)).toBe('your device clock is 1 minute ahead')
+    expect(clockAheadText(undefined)).toBe('your device clock is ahead of the relay’s')
+  })
+})
+
+describe('a device clock ten minutes ahead', () => {
+  for (const profile of ['roost', 'strict', 'relay29', 'groups_relay'] as const) {
+    it(`${profile}: joins, sends and is accepted, dated within the relay's window`, async () => {
+      const relay = await h.relay({ profile })
+      const id = await relay.createGroup({ name: 'Open' })
+      const alice = h.roost({ pool: { publishTimeout: PATIENCE, eoseTimeout: PATIENCE } })
+      const a = await alice.groups.join(groupCode(relay, id))
+      await until(a, (s) => s.membership.status === 'member')
+
+      const bob = h.roost({
+        signer: LocalSigner.generate(),
+        clock: () => realNow() + AHEAD,
+        pool: { publishTimeout: PATIENCE, eoseTimeout: PATIENCE },
+      })
+      const b = await bob.groups.join(groupCode(relay, id))
+      await until(b, (s) => s.membership.status === 'member')
+      const sent = await b.sendMessage('is it late?')
+      expect(sent.created_at).toBeLessThanOrEqual(realNow() + 30)
+      const seen = await until(a, (s) => s.messages.some((m) => m.id === sent.id))
+      expect(seen.messages.find((m) => m.id === sent.id)?.content).toBe('is it late?')
+    })
+  }
+})
