@@ -30,9 +30,10 @@ export class RelayClocks {
     return offset === undefined || offset >= -AHEAD_TOLERANCE ? 0 : offset
   }
 
-  /** How many seconds our clock runs ahead of the relay's, as last observed (0 if not or unknown). */
-  ahead(relay: string): number {
-    return -this.offset(relay)
+  /** How many seconds our clock ran ahead of the relay's when last observed (0 if behind), if known. */
+  ahead(relay: string): number | undefined {
+    const offset = this.offsets.get(relay)
+    return offset === undefined ? undefined : Math.max(0, -offset)
   }
 }
 
@@ -44,16 +45,4 @@ export function httpDate(value: string | null | undefined): number | undefined {
   if (typeof value !== 'string') return undefined
   const ms = Date.parse(value)
   return Number.isFinite(ms) ? Math.floor(ms / 1000) : undefined
-}
-
-/**
- * What to tell someone whose send was refused for being dated in the future: how many minutes
- * their device clock runs ahead (at least 1), when known.
- *
- * @example clockAheadText(600) // 'your device clock is 10 minutes ahead'
- */
-export function clockAheadText(seconds: number | undefined): string {
-  if (seconds === undefined || !(seconds > 0)) return 'your device clock is ahead of the relay’s'
-  const minutes = Math.max(1, Math.round(seconds / 60))
-  return `your device clock is ${minutes} minute${minutes === 1 ? '' : 's'} ahead`
 }
