@@ -167,6 +167,10 @@ export class GroupCore implements GroupInside, SnapshotSource, WritersContext {
     if (!isVerified(event)) return false
     this.rows.fold() // what arrives now arrives after the stored page, and may be decided by it
     const fromStore = opts.fromStore === true
+    // What the relay signs and sends live was signed just now: its clock, for dating our sends.
+    const live = !fromStore && !opts.older && !opts.aside && !opts.own && !this.subscription.backlog
+    if (live && event.pubkey === this.ctx.relayKey(this.key.relay))
+      this.ctx.pool.observeRelayTime(this.key.relay, event.created_at)
     if (STATE_KINDS.has(event.kind)) {
       if (!this.state.ingest(event, fromStore)) return false
       if (!fromStore) this.storeState(event)

@@ -301,6 +301,14 @@ export class RelayPool {
   }
 
   /**
+   * The relay signed an event at `relayAt` (Unix seconds) that reached us live, just now: its
+   * clock, against ours, for {@link clockOffset}.
+   */
+  observeRelayTime(relay: string, relayAt: number): void {
+    this.relayClocks.observe(normalizeRelayUrl(relay), relayAt, this.clock())
+  }
+
+  /**
    * NIP-42 state of a relay's current connection: `none` until it challenges, then `challenged`,
    * `authenticating`, `authenticated` or `failed` (see `authError`).
    */
