@@ -26,6 +26,14 @@ export interface FoldOptions {
    * every event counts: pass events that came from the group's relay.
    */
   trusted?: (pubkey: string) => boolean
+  /**
+   * What the relay answered to our own last 9021/9022 (see {@link membershipAfterReply}), with the
+   * ids of the events naming us that were already known when it answered. The answer stands until
+   * an event naming us that was not known then, and is not older than those that were, decides:
+   * the relay's events are compared with each other only, never with our own clock (which may run
+   * ahead of the relay's), so a 9000 signed a second "before" our 9021 still makes us a member.
+   */
+  answer?: { membership: Membership; known: readonly string[] }
 }
 
 function record(e: unknown): Record<string, unknown> | undefined {
@@ -47,11 +55,35 @@ function time(e: Record<string, unknown>): number {
  * 9001 also means member (we were re-added by an event we did not fetch); a 39002 that does not
  * list `me` proves nothing, since relays may publish partial lists.
  * Other kinds, and events not naming `me`, are ignored, so the whole timeline can be passed.
+ * With `opts.answer`, what the relay answered to our own 9021/9022 stands until newer evidence.
  *
  * @example
  * foldMembership(await pool.fetch([relay], [id.membershipFilter(me)]), me) // { status: 'member' }
  */
 export function foldMembership(events: readonly NostrEvent[], me: string, opts?: FoldOptions): Membership {
+  const folded = foldEvidence(events, me, opts)
+  const answer = opts?.answer
+  if (answer === undefined) return folded
+  if (folded.status === 'unknown') return answer.membership
+  const known = new Set(Array.isArray(answer.known) ? answer.known : [])
+  let knownAt = Number.NEGATIVE_INFINITY
+  const fresh: number[] = []
+  for (const raw of Array.isArray(events) ? events : []) {
+    const e = record(raw)
+    if (e === undefined || !evidence(e, me, opts)) continue
+    if (typeof e.id === 'string' && known.has(e.id)) knownAt = Math.max(knownAt, time(e))
+    else fresh.push(time(e))
+  }
+  return fresh.some((at) => at >= knownAt) ? folded : answer.membership
+}
+
+/** A trusted 9000/9001 naming `me`, or a 39002 listing `me`. */
+function evidence(e: Record<string, unknown>, me: string, opts?: FoldOptions): boolean {
+  if (opts?.trusted && !(typeof e.pubkey === 'string' && opts.trusted(e.pubkey))) return false
+  return (e.kind === KINDS.putUser || e.kind === KINDS.removeUser || e.kind === KINDS.members) && names(e, me)
+}
+
+function foldEvidence(events: readonly NostrEvent[], me: string, opts?: FoldOptions): Membership {
   let decider: { kind: number; at: number } | undefined
   let listedAt: number | undefined
   for (const raw of Array.isArray(events) ? events : []) {

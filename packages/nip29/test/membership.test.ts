@@ -1,3 +1,5 @@
+import fc from 'fast-check'
+import type { NostrEvent } from 'nostr-tools'
 import { describe, expect, it } from 'vitest'
 import { foldMembership, membershipAfterReply } from '../src/index'
 import { alice, bob, bobSecret, relayKey, relaySecret, signed, state } from './helpers'
@@ -126,5 +128,87 @@ describe('membershipAfterReply', () => {
   it('9022 accepted means removed; refused changes nothing', () => {
     expect(membershipAfterReply(9022, { ok: true, message: '' }, 1)).toEqual({ status: 'removed' })
     expect(membershipAfterReply(9022, { ok: false, message: 'duplicate: not a member' }, 1)).toBeUndefined()
+  })
+})
+
+describe('foldMembership with our own answer: the relay’s events only, never our clock', () => {
+  /** An unsigned stand-in: the fold reads kind, tags, created_at and id only. */
+  const ev = (id: string, kind: number, at: number, names: boolean): NostrEvent => ({
+    id,
+    pubkey: relayKey,
+    kind,
+    created_at: at,
+    tags:
+      kind === 39002
+        ? [['d', 'g'], ...(names ? [['p', alice]] : [])]
+        : [
+            ['h', 'g'],
+            ['p', names ? alice : bob],
+          ],
+    content: '',
+    sig: '',
+  })
+  const relayEvent = fc.record({
+    kind: fc.constantFrom(9000, 9001, 39002),
+    at: fc.integer({ min: 1_700_000_000, max: 1_700_000_100 }),
+    names: fc.boolean(),
+    later: fc.boolean(), // came after the relay answered our 9021
+  })
+  const reply = fc.constantFrom(
+    { ok: true, message: '' },
+    { ok: false, message: 'duplicate: already a member' },
+    { ok: false, message: 'restricted: group is closed' },
+  )
+
+  it('a 9000 signed a second before our 9021 (our clock runs ahead) makes us a member', () => {
+    const ours = ev('ours', 9021, 1_700_000_010, true)
+    const answer = {
+      membership: membershipAfterReply(9021, { ok: true, message: '' }, 1_700_000_010)!,
+      known: [],
+    }
+    expect(foldMembership([ours], alice, { answer })).toEqual({ status: 'pending', since: 1_700_000_010 })
+    expect(foldMembership([ours, ev('put', 9000, 1_700_000_008, true)], alice, { answer })).toEqual({
+      status: 'member',
+    })
+  })
+
+  it('an old 9001 known when the relay queued our request leaves us pending; a newer 9000 decides', () => {
+    const old = ev('old', 9001, 1_700_000_050, true)
+    const answer = { membership: { status: 'pending', since: 1_700_000_000 } as const, known: ['old'] }
+    expect(foldMembership([old], alice, { answer }).status).toBe('pending')
+    expect(foldMembership([old, ev('put', 9000, 1_700_000_051, true)], alice, { answer }).status).toBe(
+      'member',
+    )
+  })
+
+  it('any client clock offset gives the same membership, and the answer stands until newer relay evidence', () => {
+    fc.assert(
+      fc.property(
+        fc.array(relayEvent, { maxLength: 8 }),
+        reply,
+        fc.integer({ min: 0, max: 100 }),
+        fc.integer({ min: -3600, max: 3600 }),
+        fc.integer({ min: -3600, max: 3600 }),
+        (raw, answered, relayNow, offsetA, offsetB) => {
+          const events = raw.map((r, i) => ev(`e${i}`, r.kind, r.at, r.names))
+          const known = events.filter((_, i) => !raw[i]!.later).map((e) => e.id)
+          const fold = (offset: number) => {
+            const now = 1_700_000_000 + relayNow + offset // our clock: the relay's plus the offset
+            const membership = membershipAfterReply(9021, answered, now)!
+            const ours = ev('ours', 9021, now, true) // our own request is in the timeline too
+            return foldMembership([...events, ours], alice, { answer: { membership, known } })
+          }
+          const a = fold(offsetA)
+          expect(a.status).toBe(fold(offsetB).status)
+          // The model: relay evidence not known at the answer, and not older than what was, decides.
+          const evidence = raw.map((r, i) => ({ ...r, id: `e${i}` })).filter((r) => r.names)
+          const knownAt = Math.max(-Infinity, ...evidence.filter((r) => !r.later).map((r) => r.at))
+          const fresh = evidence.some((r) => r.later && r.at >= knownAt)
+          const folded = foldMembership(events, alice)
+          const answer = membershipAfterReply(9021, answered, 0)!.status
+          expect(a.status).toBe(fresh && folded.status !== 'unknown' ? folded.status : answer)
+        },
+      ),
+    )
   })
 })

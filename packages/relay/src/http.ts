@@ -24,7 +24,10 @@ export function handleHttp(
     return
   }
   if (accept.includes('application/nostr+json')) {
-    res.writeHead(200, { ...safetyHeaders('application/nostr+json'), ...cors() })
+    // `Date` by the relay's own clock (the one it checks `created_at` against), readable across
+    // origins: a client whose clock runs ahead dates its events by it.
+    const date = new Date(engine.ctx.now() * 1000).toUTCString()
+    res.writeHead(200, { ...safetyHeaders('application/nostr+json'), ...cors(), Date: date })
     res.end(
       JSON.stringify(
         relayInfo(
@@ -67,5 +70,6 @@ function cors(): Record<string, string> {
     'Access-Control-Allow-Origin': '*',
     'Access-Control-Allow-Headers': '*',
     'Access-Control-Allow-Methods': 'GET, OPTIONS',
+    'Access-Control-Expose-Headers': 'Date',
   }
 }

@@ -151,6 +151,16 @@ describe('options', () => {
     const info = (await res.json()) as { limitation: Record<string, unknown> }
     expect(info.limitation).toMatchObject({ created_at_lower_limit: 120, created_at_upper_limit: 60 })
   })
+
+  it('dates its NIP-11 answer by the clock it checks created_at against, readable across origins', async () => {
+    const r = await relay({ clock: () => 1_700_000_000 })
+    const res = await globalThis.fetch(r.url.replace('ws', 'http'), {
+      headers: { Accept: 'application/nostr+json', Origin: 'https://app.example' },
+    })
+    await res.json()
+    expect(Date.parse(res.headers.get('date') ?? '') / 1000).toBe(1_700_000_000)
+    expect(res.headers.get('access-control-expose-headers')).toBe('Date')
+  })
 })
 
 describe('startup failures', () => {

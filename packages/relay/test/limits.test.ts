@@ -2,13 +2,13 @@
  * Resource limits: a public relay stays responsive while one client misbehaves. Each cap is set low
  * here so it is reached with little traffic; the defaults are in LIMITS.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { NostrEvent } from 'nostr-tools'
 import { describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
-import { LIMITS } from '../src/index'
+import { LIMITS, PROFILES } from '../src/index'
 import { connect, h, publish, RawClient, relay, signMany, user } from './helpers'
 
 /** A raw socket that records frames and how it was closed, and can stop reading (never-reading client). */
@@ -198,5 +198,25 @@ describe('resource limits', () => {
     expect(html.headers.get('cross-origin-opener-policy')).toBe('same-origin')
     expect(html.headers.get('x-content-type-options')).toBe('nosniff')
     await html.text()
+  })
+})
+
+describe('the README’s future windows are the code’s', () => {
+  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8')
+  const row = (first: string) =>
+    readme
+      .split('\n')
+      .find((l) => l.startsWith(`| ${first}`))
+      ?.split('|')
+      .map((c) => c.trim())
+
+  it('maxFutureSeconds is the default of the limits table, and each profile’s group window is in its own table', () => {
+    expect(row('`maxFutureSeconds`')?.[2]).toBe(LIMITS.maxFutureSeconds.toLocaleString('en-US'))
+    for (const [name, policy] of Object.entries(PROFILES)) {
+      const said = row(`\`${name}\``)?.[2]
+      expect(said, name).toBe(
+        policy.futureWindow === undefined ? '`maxFutureSeconds` only' : `${policy.futureWindow} s`,
+      )
+    }
   })
 })

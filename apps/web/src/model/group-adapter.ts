@@ -17,7 +17,7 @@ import type { Filter, NostrEvent } from 'nostr-tools'
 import { prepareDraft } from '../lib/compose'
 import { cleanName, tameMarks } from '../lib/names'
 import { leadingQuote } from '../lib/quote'
-import { toAnswer } from './answer'
+import { toAnswer, withClockHint } from './answer'
 import type { CallAnswer, GroupHandle, InviteAnswer, InviteTerms, ReportSubject } from './api'
 import { callAnswer } from './call-answer'
 import { joinRequestItems, roleItems, shareLinks, togglePin } from './community'
@@ -98,6 +98,8 @@ export class GroupAdapter implements GroupHandle {
     private readonly drafts: DraftBook = new DraftBook({ account: me }),
     /** Asks the group's relay (the reports panel reads reports and the messages they name). */
     private readonly fetchHere: (filters: Filter[]) => Promise<NostrEvent[]> = async () => [],
+    /** How many seconds this device's clock runs ahead of the group relay's, when measured. */
+    private readonly clockAhead: () => number | undefined = () => undefined,
   ) {
     this.outbox = new Outbox(drafts, (m) => this.sendOutgoing(m))
     this.unsubscribe.push(
@@ -381,7 +383,7 @@ export class GroupAdapter implements GroupHandle {
   /** Runs an action that publishes, or fails at once while offline (no queue, decision 6). */
   private act(run: () => Promise<unknown>, okMessage = ''): Promise<Answer> {
     if (this.offline()) return Promise.resolve({ ok: false, message: OFFLINE_MESSAGE })
-    return answer(run, okMessage)
+    return answer(run, okMessage).then((a) => withClockHint(a, this.clockAhead()))
   }
 
   send(text: string, replyTo?: string, media?: ImetaFields[]): Promise<Answer> {

@@ -270,6 +270,7 @@ class RoostApp implements AppApi {
         () => this.roost.groups.remove(group.key),
         this.drafts,
         (filters) => this.roost.pool.fetch([group.key.relay], filters, { timeout: 8000 }),
+        () => this.roost.pool.relayClocks.ahead(group.key.relay),
       )
       adapter.subscribe(() => this.changed())
       group.subscribe((e) => {

@@ -2,7 +2,7 @@ import { PublishRefusedError, PublishTimeoutError } from '@roost/client'
 import { describe, expect, test } from 'vitest'
 import { parseRoute } from '../../src/App'
 import { accessLabel } from '../../src/components/Sidebar'
-import { toAnswer } from '../../src/model/answer'
+import { clockAheadText, toAnswer, withClockHint } from '../../src/model/answer'
 
 describe('toAnswer', () => {
   test("shows the relay's own words for a refusal, and the error text otherwise", () => {
@@ -14,6 +14,23 @@ describe('toAnswer', () => {
       /did not answer within 10000 ms/,
     )
     expect(toAnswer('boom')).toEqual({ ok: false, message: 'boom' })
+  })
+})
+
+describe('withClockHint', () => {
+  test('a send refused for a date in the future says how far ahead the device clock is', () => {
+    const future = toAnswer(new PublishRefusedError('ws://x', 'blocked: event too much in the future'))
+    expect(withClockHint(future, 600).message).toBe(
+      'blocked: event too much in the future — your device clock is 10 minutes ahead',
+    )
+    expect(
+      withClockHint({ ok: false, message: 'invalid: created_at is too far in the future' }, 50).message,
+    ).toBe('invalid: created_at is too far in the future — your device clock is 1 minute ahead')
+    expect(withClockHint(future, undefined).message).toMatch(/your device clock is ahead of the relay’s$/)
+    const other = { ok: false, message: 'restricted: not a member' }
+    expect(withClockHint(other, 600)).toBe(other)
+    expect(withClockHint({ ok: true, message: '' }, 600)).toEqual({ ok: true, message: '' })
+    expect(clockAheadText(3600)).toBe('your device clock is 60 minutes ahead')
   })
 })
 

@@ -101,7 +101,6 @@ export class GroupCore implements GroupInside, SnapshotSource, WritersContext {
   }
 
   // ── what the group's facade and parts read ─────────────────────────────────────────────────
-
   readonly snapshot = (): GroupSnapshot => this.snapshots.current()
   get subscribe(): GroupUpdates['subscribe'] {
     return this.updates.subscribe
@@ -141,7 +140,6 @@ export class GroupCore implements GroupInside, SnapshotSource, WritersContext {
   }
 
   // ── ingest: the only place state changes ───────────────────────────────────────────────────
-
   /**
    * Takes one verified event from this group's relay (or from the local store, `fromStore`), and
    * folds it in: relay-signed state (39000–39005, only from the relay key), or an `h`-tagged
@@ -155,6 +153,10 @@ export class GroupCore implements GroupInside, SnapshotSource, WritersContext {
     if (!isVerified(event)) return false
     this.rows.fold() // what arrives now arrives after the stored page, and may be decided by it
     const fromStore = opts.fromStore === true
+    // What the relay signs and sends live was signed just now: its clock, for dating our sends.
+    const live = !fromStore && !opts.older && !opts.aside && !opts.own && !this.subscription.backlog
+    if (live && event.pubkey === this.ctx.relayKey(this.key.relay))
+      this.ctx.pool.observeRelayTime(this.key.relay, event.created_at)
     if (STATE_KINDS.has(event.kind)) {
       if (!this.state.ingest(event, fromStore)) return false
       if (!fromStore) this.storeState(event)
@@ -238,14 +240,18 @@ export class GroupCore implements GroupInside, SnapshotSource, WritersContext {
     this.changed()
   }
 
-  /** What the relay said to our own 9021/9022, until relay-signed evidence at least as new. */
-  setLocalMembership(membership: Membership, at: number): void {
-    this.membershipFold.setLocal(membership, at)
+  /** The membership evidence held now (ids), taken when our own 9021/9022 leaves. */
+  membershipKnown(): string[] {
+    return this.membershipFold.known()
+  }
+
+  /** What the relay said to our own 9021/9022, until relay-signed evidence not `known` when it left. */
+  setLocalMembership(membership: Membership, known: string[]): void {
+    this.membershipFold.setLocal(membership, known)
     this.changed()
   }
 
   // ── the standing subscription and the lifecycle ────────────────────────────────────────────
-
   /** The relay sent EOSE for the standing subscription. */
   eose(): void {
     this.subscription.backlog = false

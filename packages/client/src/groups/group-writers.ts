@@ -41,10 +41,14 @@ export class GroupWriters {
 
   /**
    * `created_at` of what we send: our own event sorts after everything we had seen when we sent it
-   * (decision 21), so it is never below the newest row's, and it arrives after them.
+   * (decision 21), so it is never below the newest row's, and it arrives after them. Our clock is
+   * moved back onto the relay's when it runs ahead (the relay refuses events dated in its future).
    */
   private readonly clock = (): number =>
-    Math.max(this.group.ctx.clock(), this.group.folded().newestRow()?.created_at ?? 0)
+    Math.max(
+      this.group.ctx.clock() + this.group.ctx.pool.clockOffset(this.group.key.relay),
+      this.group.folded().newestRow()?.created_at ?? 0,
+    )
 
   get publisher(): GroupPublisher {
     const { key, ctx } = this.group

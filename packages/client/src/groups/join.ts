@@ -51,8 +51,9 @@ export async function joinGroup(ctx: JoinContext, ref: GroupReference, code?: st
   )
   group.ingestMany(meta)
   if (!index.subscriptions.isOpen(key)) await index.open(group)
-  const now = ctx.clock()
+  const now = ctx.clock() + pool.clockOffset(key.relay) // by the relay's clock when ours runs ahead
   const request = await signer.signEvent(key.id.joinRequest({ code: code ?? ref.invite, createdAt: now }))
+  const known = group.membershipKnown() // the relay's own 9000 may come before its OK
   const [result] = await pool.publish([key.relay], request, { timeout: ctx.publishTimeout })
   const membership = membershipAfterReply(
     KINDS.joinRequest,
@@ -61,7 +62,7 @@ export async function joinGroup(ctx: JoinContext, ref: GroupReference, code?: st
   )
   const answered = !result!.timedOut && result!.failure !== 'unreachable'
   if (result!.ok) group.ingest(request) // the relay's ring holds it: keep the window in step
-  if (answered && membership) group.setLocalMembership(membership, now)
+  if (answered && membership) group.setLocalMembership(membership, known)
   await ctx.lists.upsert(key, group.state.metadata?.name)
   if (!answered) throw publishError(result!, timeoutOf(ctx))
   // A private group refuses the REQ before we are a member: ask again now that we asked to join.
@@ -79,7 +80,7 @@ export async function joinGroup(ctx: JoinContext, ref: GroupReference, code?: st
 export async function leaveGroup(ctx: JoinContext, group: GroupCore): Promise<void> {
   const { key } = group
   const wasMember = group.snapshot().membership.status === 'member'
-  const now = ctx.clock()
+  const now = ctx.clock() + ctx.pool.clockOffset(key.relay)
   const request = await ctx.signer.signEvent(key.id.leaveRequest({ createdAt: now }))
   const [result] = await ctx.pool.publish([key.relay], request, { timeout: ctx.publishTimeout })
   if (!result!.ok && wasMember) throw publishError(result!, timeoutOf(ctx))

@@ -9,7 +9,7 @@ import type { GroupState } from './group-state'
  */
 export class MembershipFold {
   private readonly evidence: NostrEvent[] = []
-  private local: { membership: Membership; at: number } | undefined
+  private local: { membership: Membership; known: string[] } | undefined
   private remembered: Membership | undefined
 
   constructor(
@@ -28,22 +28,34 @@ export class MembershipFold {
     this.remembered = membership
   }
 
-  /** What the relay said to our own 9021/9022, until evidence at least as new says otherwise. */
-  setLocal(membership: Membership, at: number): void {
-    this.local = { membership, at }
+  /** The ids of the evidence held now: taken when our 9021/9022 leaves, for {@link setLocal}. */
+  known(): string[] {
+    return this.held().map((e) => e.id)
+  }
+
+  /**
+   * What the relay said to our own 9021/9022, until evidence that was not `known` when it left
+   * says otherwise (the relay's events are compared with each other, never with our own clock;
+   * the relay's own 9000 may arrive before its OK).
+   */
+  setLocal(membership: Membership, known: string[]): void {
+    this.local = { membership, known }
   }
 
   /** The membership as the evidence held now says. */
   compute(): Membership {
+    const evidence = this.held()
+    if (!this.local) {
+      const folded = foldMembership(evidence, this.me)
+      return folded.status === 'unknown' && this.remembered ? this.remembered : folded
+    }
+    return foldMembership(evidence, this.me, { answer: this.local })
+  }
+
+  /** The trusted 9000/9001 naming us and the newest 39002. */
+  private held(): NostrEvent[] {
     const trusted = this.evidence.filter((e) => this.state.isModerator(e.pubkey))
     const members = this.state.event(KINDS.members)
-    const evidence = members ? [...trusted, members] : trusted
-    const folded = foldMembership(evidence, this.me)
-    if (!this.local) return folded.status === 'unknown' && this.remembered ? this.remembered : folded
-    let evidenceAt = -1
-    for (const e of trusted) evidenceAt = Math.max(evidenceAt, e.created_at)
-    if (members && this.state.members?.contains(this.me))
-      evidenceAt = Math.max(evidenceAt, members.created_at)
-    return evidenceAt >= this.local.at && folded.status !== 'unknown' ? folded : this.local.membership
+    return members ? [...trusted, members] : trusted
   }
 }

@@ -1,3 +1,5 @@
+import { httpDate } from './relay-clock'
+
 /**
  * NIP-11 relay information, fetched over HTTP(S) from the relay's WebSocket URL. nostr-tools'
  * `nip11.fetchRelayInformation` has no timeout and no `self` field, so this small fetch is ours.
@@ -33,17 +35,24 @@ export function infoUrl(relay: string): string {
   return relay.replace(/^ws(s?):\/\//i, 'http$1://')
 }
 
-/** Fetches and sanity-checks a relay's NIP-11 document; `undefined` when the relay has none. */
+/**
+ * Fetches and sanity-checks a relay's NIP-11 document; `undefined` when the relay has none.
+ * `onDate` gets the relay's time from the answer's HTTP `Date` header, when it has one.
+ */
 export async function fetchRelayInfo(
   relay: string,
   fetchImpl: typeof fetch,
   timeoutMs: number,
+  onDate?: (relayAt: number) => void,
 ): Promise<RelayInfo | undefined> {
   try {
     const res = await fetchImpl(infoUrl(relay), {
       headers: { Accept: 'application/nostr+json' },
       signal: AbortSignal.timeout(timeoutMs),
     })
+    // The relay's own clock, as its HTTP server states it (read where CORS exposes it).
+    const date = httpDate(res.headers?.get?.('date'))
+    if (date !== undefined) onDate?.(date)
     if (!res.ok) return undefined
     const doc: unknown = await res.json()
     if (!doc || typeof doc !== 'object' || Array.isArray(doc)) return undefined

@@ -16,6 +16,7 @@ import {
 import type { LivenessOptions } from './liveness'
 import type { ReconcileItem, ReconcileResult } from './negentropy'
 import { fetchRelayInfo, type RelayInfo } from './nip11'
+import { RelayClocks } from './relay-clock'
 
 export type { AuthPolicy, AuthState, PublishResult, SubscriptionHandlers } from './connection'
 
@@ -95,6 +96,8 @@ export class RelayPool {
   readonly publishTimeout: number
   /** Unix seconds: the `clock` option, or the system clock. */
   readonly clock: () => number
+  /** How far our clock runs ahead of each relay's (from its NIP-11 `Date` and what it signs). */
+  readonly relayClocks = new RelayClocks()
 
   constructor(private readonly opts: RelayPoolOptions = {}) {
     this.publishTimeout = opts.publishTimeout ?? 10_000
@@ -291,10 +294,30 @@ export class RelayPool {
     const url = normalizeRelayUrl(relay)
     let info = this.infos.get(url)
     if (!info) {
-      info = fetchRelayInfo(url, this.opts.fetch ?? globalThis.fetch, 5_000)
+      info = fetchRelayInfo(url, this.opts.fetch ?? globalThis.fetch, 5_000, (relayAt) =>
+        this.relayClocks.observe(url, relayAt, this.clock()),
+      )
       this.infos.set(url, info)
     }
     return info
+  }
+
+  /**
+   * Seconds to add to our clock to date an event for this relay: negative when our clock runs
+   * ahead of the relay's (as its NIP-11 answer or what it signed told), else 0.
+   *
+   * @example const createdAt = pool.clock() + pool.clockOffset(relay)
+   */
+  clockOffset(relay: string): number {
+    return this.relayClocks.offset(normalizeRelayUrl(relay))
+  }
+
+  /**
+   * The relay signed an event at `relayAt` (Unix seconds) that reached us live, just now: its
+   * clock, against ours, for {@link clockOffset}.
+   */
+  observeRelayTime(relay: string, relayAt: number): void {
+    this.relayClocks.observe(normalizeRelayUrl(relay), relayAt, this.clock())
   }
 
   /**
