@@ -169,6 +169,7 @@ export class GroupAdapter implements GroupHandle {
       access: d.access,
       requests: d.requests,
       ...(d.parent !== undefined ? { parent: d.parent } : {}),
+      mayParent: d.mayParent,
     }
   }
 
@@ -243,6 +244,7 @@ export class GroupAdapter implements GroupHandle {
       members,
       membersKnown: snap.members !== undefined,
       metadataKnown: meta !== undefined,
+      mayParent: myAdmin?.roles.some((r) => r.trim().toLowerCase() === 'admin') ?? false,
       me: myAdmin
         ? { admin: this.group.isAdmin(this.me), roles: [...myAdmin.roles] }
         : { admin: false, roles: [] },
