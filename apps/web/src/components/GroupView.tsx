@@ -5,6 +5,7 @@ import type { Answer, GroupDetail, MessageItem } from '../model/types'
 import { PRIVATE_MEDIA_NOTICE } from './Attachments'
 import { DeleteGroupDialog, MoveDialog, ShareDialog, SubgroupDialog } from './CommunityDialogs'
 import { Composer } from './Composer'
+import { DeleteMessageDialog } from './DeleteMessageDialog'
 import { AnswerNotice } from './Dialog'
 import { EditGroupDialog } from './EditGroupDialog'
 import { ForkBanner } from './ForkBanner'
@@ -16,6 +17,7 @@ import { PinnedBar } from './PinnedBar'
 import { useGroupPeople } from './people-store'
 import { ReportDialog } from './ReportDialog'
 import { type RevealRequest, SearchHighlight, useRevealMessage } from './SearchReveal'
+import { ForgetButton } from './Sidebar'
 import { ThreadDialog } from './ThreadDialog'
 import { Timeline } from './Timeline'
 import { useGroupTwins } from './useGroupTwins'
@@ -92,6 +94,11 @@ function AccessBanner(props: { detail: GroupDetail; handle: GroupHandle }) {
         </button>
       </div>
       <AnswerNotice answer={answer && !answer.ok ? answer : undefined} />
+      {a.status === 'removed' || a.status === 'refused' ? (
+        <div className="row" style={{ marginTop: 6 }}>
+          <ForgetButton group={props.detail} className="btn small" />
+        </div>
+      ) : null}
     </div>
   )
 }
@@ -119,6 +126,7 @@ export function GroupView(props: {
   const [dialog, setDialog] = useState<GroupDialog>()
   const [notice, setNotice] = useState<Answer>()
   const [reporting, setReporting] = useState<MessageItem>()
+  const [deleting, setDeleting] = useState<MessageItem>()
   // The "new messages" line stays where the read frontier was when the group was opened.
   const [lineAt] = useState(() => detail?.frontier)
 
@@ -145,10 +153,7 @@ export function GroupView(props: {
       onOpenThread: (m) => onSide({ type: 'thread', rootId: m.id }),
       // Our own messages: a NIP-09 kind 5; others' (moderators only): 9005.
       canDelete: (m) => m.pubkey === props.me || detail?.me?.admin === true,
-      onDelete: async (m) => {
-        if (!window.confirm('Delete this message for everyone?')) return
-        setNotice(await (m.pubkey === props.me ? handle.deleteOwn(m.id) : handle.deleteMessage(m.id)))
-      },
+      onDelete: setDeleting,
       onPin:
         detail?.me?.admin === true
           ? async (m) => {
@@ -260,6 +265,19 @@ export function GroupView(props: {
           message={reporting}
           groupName={detail.name}
           onClose={() => setReporting(undefined)}
+        />
+      ) : null}
+      {deleting ? (
+        <DeleteMessageDialog
+          message={deleting}
+          onClose={() => setDeleting(undefined)}
+          onConfirm={async () => {
+            const m = deleting
+            // Our own messages: a NIP-09 kind 5; others' (moderators only): 9005.
+            const answer = await (m.pubkey === props.me ? handle.deleteOwn(m.id) : handle.deleteMessage(m.id))
+            if (answer.ok) setNotice(answer)
+            return answer
+          }}
         />
       ) : null}
       {dialog === 'share' ? <ShareDialog detail={detail} onClose={() => setDialog(undefined)} /> : null}

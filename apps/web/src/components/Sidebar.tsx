@@ -1,5 +1,5 @@
-import type { CSSProperties, Ref } from 'react'
-import { useAppSnapshot } from '../hooks'
+import { type CSSProperties, type Ref, useState } from 'react'
+import { useApp, useAppSnapshot } from '../hooks'
 import { treeOrder } from '../lib/group-tree'
 import type { TwinVerdict } from '../lib/lookalike'
 import { countBadge } from '../model/notify-levels'
@@ -86,7 +86,41 @@ function GroupRow(props: {
           </span>
         ) : null}
       </button>
+      {g.access.status === 'removed' || g.access.status === 'refused' ? <ForgetButton group={g} /> : null}
     </li>
+  )
+}
+
+/**
+ * "Remove from my list" under a group that removed or refused the user: takes it off their
+ * 10009 (so their other devices drop it too) without asking the relay.
+ */
+export function ForgetButton(props: { group: GroupSummary; className?: string }) {
+  const app = useApp()
+  const [busy, setBusy] = useState(false)
+  const [failed, setFailed] = useState<string>()
+  return (
+    <>
+      <button
+        type="button"
+        className={props.className ?? 'btn small forget-btn'}
+        aria-label={props.className ? undefined : `Remove ${props.group.name} from my list`}
+        disabled={busy}
+        onClick={async () => {
+          setBusy(true)
+          const answer = await app.forget(props.group.key)
+          setBusy(false)
+          if (!answer.ok) setFailed(answer.message)
+        }}
+      >
+        {busy ? 'Removing…' : 'Remove from my list'}
+      </button>
+      {failed ? (
+        <span className="forget-error" role="alert">
+          {failed}
+        </span>
+      ) : null}
+    </>
   )
 }
 

@@ -159,6 +159,11 @@ export interface AppApi {
   /** What a group link or code points at, for the join dialog's preview. */
   preview(input: string): Promise<GroupPreview>
   leave(key: string): Promise<Answer>
+  /**
+   * Takes a group off the user's list (10009) and this device without asking the relay: for a
+   * group that refused or removed them, where a 9022 would only be refused.
+   */
+  forget(key: string): Promise<Answer>
   /** Follows the group admins' 10009 lists (moved or copied groups); returns the stop function. */
   watchForks(key: string, fn: (report: ForkReport) => void): () => void
   /**

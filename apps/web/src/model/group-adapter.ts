@@ -435,8 +435,16 @@ export class GroupAdapter implements GroupHandle {
     }, done[action])
   }
 
+  /**
+   * Removes a member (9001). An admin's roles are taken first (a 9000 without roles), so no relay
+   * keeps them for a later return; one step for the person who asked.
+   */
   removeMember(pubkey: string): Promise<Answer> {
-    return this.act(() => this.group.admin.removeUser(pubkey))
+    const roles = this.group.snapshot().admins?.entries.find((a) => a.pubkey === pubkey)?.roles ?? []
+    return this.act(async () => {
+      if (roles.length > 0) await this.group.admin.putUser(pubkey, [])
+      await this.group.admin.removeUser(pubkey)
+    })
   }
 
   deleteMessage(id: string): Promise<Answer> {

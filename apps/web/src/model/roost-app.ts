@@ -401,6 +401,17 @@ class RoostApp implements AppApi {
     }
   }
 
+  /** Drops a group from this device and the user's 10009 without a 9022 (refused, removed). */
+  async forget(key: string): Promise<Answer> {
+    if (this.connection.offline) return { ok: false, message: OFFLINE_MESSAGE }
+    try {
+      await this.roost.groups.remove(key)
+      return { ok: true, message: 'Removed from your list.' }
+    } catch (err) {
+      return toAnswer(err)
+    }
+  }
+
   async browse(relay: string): Promise<BrowseEntry[]> {
     const url = normalizeRelayUrl(relay)
     const info = await this.roost.pool.relayInfo(url).catch(() => undefined)
