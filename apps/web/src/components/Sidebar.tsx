@@ -2,7 +2,7 @@ import { type CSSProperties, type Ref, useState } from 'react'
 import { useApp, useAppSnapshot } from '../hooks'
 import { treeOrder } from '../lib/group-tree'
 import type { TwinVerdict } from '../lib/lookalike'
-import { countBadge } from '../model/notify-levels'
+import { countBadge, quietBadge } from '../model/notify-levels'
 import type { Access, GroupSummary } from '../model/types'
 import { Avatar } from './Avatar'
 import './community.css'
@@ -39,6 +39,7 @@ function GroupRow(props: {
   const g = props.group
   const label = accessLabel(g.access)
   const unread = countBadge(g)
+  const quiet = quietBadge(g)
   const depth = props.depth ?? 0
   return (
     <li>
@@ -79,6 +80,12 @@ function GroupRow(props: {
         ) : null}
         {g.notify === 'muted' ? <MutedMark /> : null}
         {g.mentions > 0 ? <MentionBadge count={g.mentions} /> : null}
+        {quiet > 0 ? (
+          <span className="badge quiet" data-testid="quiet-badge" title="Unread (mentions only)">
+            {quiet > 99 ? '99+' : quiet}
+            <span className="visually-hidden"> unread</span>
+          </span>
+        ) : null}
         {unread > 0 ? (
           <span className="badge" data-testid="unread-badge">
             {unread > 99 ? '99+' : unread}
