@@ -106,6 +106,7 @@ export function GroupHeader(props: {
         onThread={() => props.onDialog('thread')}
         onEdit={() => props.onDialog('edit')}
         onCopyCode={() => props.onDialog('share')}
+        onMarkRead={() => props.handle.markAllRead()}
         onAdmin={props.onDialog}
         onLeave={props.onLeave}
         phone={

@@ -24,6 +24,7 @@ export function GroupMenu(props: {
   onLeave: () => void
   onCopyCode: () => void
   onThread: () => void
+  onMarkRead: () => void
   /** Admin entries (subgroups, delete), each opening its dialog. */
   onAdmin?: (dialog: 'subgroup' | 'move' | 'delete') => void
   phone?: PhoneEntries
@@ -89,6 +90,7 @@ export function GroupMenu(props: {
           {item('Start a thread…', props.onThread)}
           {item(phone?.people !== undefined ? `People (${phone.people})` : 'People', props.onPeople)}
           {item('Copy link…', props.onCopyCode)}
+          {item('Mark all as read', props.onMarkRead)}
           {phone ? (
             // biome-ignore lint/a11y/useSemanticElements: a group of radio items inside a menu
             <div role="group" aria-label="Notifications" className="menu-group">

@@ -145,6 +145,7 @@ export function Sidebar(props: {
   onShortcuts: () => void
 }) {
   const snap = useAppSnapshot()
+  const app = useApp()
   const twins = useGroupTwins(snap.groups)
   const drawer = props.drawer
   return (
@@ -188,6 +189,11 @@ export function Sidebar(props: {
         )}
       </nav>
       <div className="sidebar-actions">
+        {snap.groups.some((g) => g.unread > 0 || g.mentions > 0 || g.threadUnread) ? (
+          <button type="button" className="btn" onClick={() => app.markAllRead()}>
+            <Icon name="check" /> Mark all as read
+          </button>
+        ) : null}
         <button type="button" className="btn" onClick={props.onJoin}>
           <Icon name="plus" /> Join a group
         </button>

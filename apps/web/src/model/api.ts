@@ -99,6 +99,8 @@ export interface GroupHandle {
   loadOlder(): Promise<void>
   /** Marks the channel read up to `createdAt` (the newest row seen). */
   markRead(createdAt: number): void
+  /** Marks everything in the group read up to now (the read-state mark other devices follow). */
+  markAllRead(): void
   markThreadRead(rootId: string, createdAt: number): void
   /** Marks one reply read by its `msg:<id>` context only (NIP-RS Write Discipline). */
   markMessageRead(id: string): void
@@ -164,6 +166,8 @@ export interface AppApi {
    * group that refused or removed them, where a 9022 would only be refused.
    */
   forget(key: string): Promise<Answer>
+  /** Marks every group read up to now. */
+  markAllRead(): void
   /** Follows the group admins' 10009 lists (moved or copied groups); returns the stop function. */
   watchForks(key: string, fn: (report: ForkReport) => void): () => void
   /**

@@ -366,6 +366,12 @@ export class GroupAdapter implements GroupHandle {
     if (createdAt > this.marks().frontier(this.key)) this.group.markRead(createdAt)
   }
 
+  /** Everything in the group up to now is read: the same mark as reading to the end, on every device. */
+  markAllRead(): void {
+    const newest = this.group.snapshot().messages.at(-1)?.createdAt ?? 0
+    this.markRead(Math.max(newest, Math.floor(Date.now() / 1000)))
+  }
+
   markThreadRead(rootId: string, createdAt: number): void {
     const ctx = threadContext(rootId)
     if (createdAt > this.marks().frontier(ctx)) this.marks().markRead(ctx, createdAt)

@@ -401,6 +401,10 @@ class RoostApp implements AppApi {
     }
   }
 
+  markAllRead(): void {
+    for (const g of this.roost.groups.groups()) this.adapters.get(g)?.markAllRead()
+  }
+
   /** Drops a group from this device and the user's 10009 without a 9022 (refused, removed). */
   async forget(key: string): Promise<Answer> {
     if (this.connection.offline) return { ok: false, message: OFFLINE_MESSAGE }
