@@ -5,10 +5,12 @@ import type { GroupDetail } from '../model/types'
 import { Avatar } from './Avatar'
 import { CallButton } from './CallButton'
 import { GroupMenu } from './GroupMenu'
-import type { SidePanel } from './GroupView'
 import { Icon } from './Icon'
 import { TwinMark } from './Lookalike'
 import { chooseNotifyLevel, NotifyMenu } from './NotifyMenu'
+
+/** What the side panel shows: a thread, the people, or nothing. */
+export type SidePanel = { type: 'thread'; rootId: string } | { type: 'members' } | undefined
 
 export type GroupDialog = 'invite' | 'edit' | 'thread' | 'share' | 'subgroup' | 'move' | 'delete'
 

@@ -9,7 +9,7 @@ import { DeleteMessageDialog } from './DeleteMessageDialog'
 import { AnswerNotice } from './Dialog'
 import { EditGroupDialog } from './EditGroupDialog'
 import { ForkBanner } from './ForkBanner'
-import { type GroupDialog, GroupHeader } from './GroupHeader'
+import { type GroupDialog, GroupHeader, type SidePanel } from './GroupHeader'
 import { InviteDialog } from './InviteDialog'
 import type { MessageActions } from './MessageRow'
 import { ProfileCardHost } from './People'
@@ -35,7 +35,7 @@ function mentionCandidates(detail: GroupDetail | undefined, me: string): string[
   return [...out]
 }
 
-export type SidePanel = { type: 'thread'; rootId: string } | { type: 'members' } | undefined
+export type { SidePanel } from './GroupHeader'
 
 function AccessBanner(props: { detail: GroupDetail; handle: GroupHandle }) {
   const a = props.detail.access
