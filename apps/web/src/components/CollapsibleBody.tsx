@@ -2,8 +2,6 @@ import { type ReactNode, useId, useLayoutEffect, useRef, useState } from 'react'
 
 /** How many lines a long message shows until "Show more". */
 export const COLLAPSED_LINES = 15
-/** A message is folded only when it has this many lines or more: folding away one line helps no one. */
-const FOLD_FROM = COLLAPSED_LINES + 3
 
 /**
  * A message's text, folded to its first {@link COLLAPSED_LINES} lines when it is longer, with
@@ -18,21 +16,20 @@ export function CollapsibleBody(props: { children: ReactNode; tabIndex?: number 
   useLayoutEffect(() => {
     const el = ref.current
     if (!el) return
-    const measure = () => {
-      const style = getComputedStyle(el)
-      const line = Number.parseFloat(style.lineHeight) || Number.parseFloat(style.fontSize) * 1.4 || 20
-      setLong(el.scrollHeight > line * FOLD_FROM)
-    }
+    // The text is clamped by CSS from its first layout (so a row never shrinks after the list
+    // measured it); what is measured is whether the clamp hides anything.
+    const measure = () =>
+      setLong((was) => (el.classList.contains('clamp') ? el.scrollHeight > el.clientHeight + 1 : was))
     measure()
     const observer = new ResizeObserver(measure)
     observer.observe(el)
     for (const child of el.children) observer.observe(child)
     return () => observer.disconnect()
   }, [])
-  const folded = long && !open
+  const className = open ? 'body' : long ? 'body clamp folded' : 'body clamp'
   return (
     <>
-      <div ref={ref} id={id} className={folded ? 'body folded' : 'body'}>
+      <div ref={ref} id={id} className={className}>
         {props.children}
       </div>
       {long ? (
