@@ -1,5 +1,6 @@
 import { type FormEvent, useId, useState } from 'react'
 import { useApp, useAppSnapshot } from '../hooks'
+import { moveTargets } from '../lib/group-tree'
 import type { GroupHandle } from '../model/api'
 import type { Answer, GroupDetail } from '../model/types'
 import './community.css'
@@ -112,7 +113,7 @@ export function MoveDialog(props: { handle: GroupHandle; detail: GroupDetail; on
   const [busy, setBusy] = useState(false)
   const [answer, setAnswer] = useState<Answer>()
   const id = useId()
-  const choices = snap.groups.filter((g) => g.relay === d.relay && g.id !== d.id)
+  const choices = moveTargets(snap.groups, d)
   async function submit(e: FormEvent) {
     e.preventDefault()
     setBusy(true)
@@ -133,7 +134,11 @@ export function MoveDialog(props: { handle: GroupHandle; detail: GroupDetail; on
               </option>
             ))}
           </select>
-          <span className="hint">You must be an admin of the new parent; the relay refuses loops.</span>
+          <span className="hint">
+            {choices.length > 0
+              ? 'The groups of this relay where you are an admin, other than this one and its subgroups.'
+              : 'You are an admin of no other group on this relay: this group can only stay at the top level.'}
+          </span>
         </div>
         <AnswerNotice answer={answer} />
         <div className="row end">

@@ -7,6 +7,7 @@ import { AttachButton, AttachmentTray, type Uploader, useAttachments } from './A
 import { Icon } from './Icon'
 import { useMentionSuggest } from './MentionSuggest'
 import { useDisplayName } from './Name'
+import { ReactionPicker } from './ReactionPicker'
 import { useOnlineAgain } from './useOnlineAgain'
 
 function ReplyingTo(props: { message: MessageItem | undefined; onCancel: () => void }) {
@@ -103,6 +104,21 @@ export function Composer(props: {
     el.style.height = 'auto'
     if (draft.text !== '') el.style.height = `${Math.min(el.scrollHeight, 200)}px`
   }, [draft.text])
+
+  /** Puts `emoji` where the caret was (over the selection), then the caret after it. */
+  function insertEmoji(emoji: string) {
+    const el = ref.current
+    const text = latest().text
+    const start = el?.selectionStart ?? text.length
+    const end = el?.selectionEnd ?? start
+    setDraft({ ...latest(), text: text.slice(0, start) + emoji + text.slice(end) })
+    const caret = start + emoji.length
+    // After the picker has closed and given focus back to its button.
+    setTimeout(() => {
+      el?.focus()
+      el?.setSelectionRange(caret, caret)
+    }, 0)
+  }
 
   function cancelReply() {
     setDraft({ ...latest(), replyTo: undefined })
@@ -207,6 +223,12 @@ export function Composer(props: {
             e.preventDefault()
             attachments.add([...e.clipboardData.files])
           }}
+        />
+        <ReactionPicker
+          label="Insert emoji"
+          popLabel="Pick an emoji"
+          disabled={disabled}
+          onPick={insertEmoji}
         />
         {attachments.enabled ? (
           <AttachButton onFiles={attachments.add} disabled={disabled} notice={props.attachNotice} />

@@ -1,25 +1,23 @@
-import { type KeyboardEvent, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react'
+import { useCallback, useId, useMemo, useState } from 'react'
 import { useApp, useAppSnapshot, useGroup, usePageVisible } from '../hooks'
 import type { GroupHandle } from '../model/api'
 import type { Answer, GroupDetail, MessageItem } from '../model/types'
 import { PRIVATE_MEDIA_NOTICE } from './Attachments'
-import { Avatar } from './Avatar'
-import { CallButton } from './CallButton'
 import { DeleteGroupDialog, MoveDialog, ShareDialog, SubgroupDialog } from './CommunityDialogs'
 import { Composer } from './Composer'
+import { DeleteMessageDialog } from './DeleteMessageDialog'
 import { AnswerNotice } from './Dialog'
 import { EditGroupDialog } from './EditGroupDialog'
 import { ForkBanner } from './ForkBanner'
-import { Icon } from './Icon'
+import { type GroupDialog, GroupHeader, type SidePanel } from './GroupHeader'
 import { InviteDialog } from './InviteDialog'
-import { TwinMark } from './Lookalike'
 import type { MessageActions } from './MessageRow'
-import { NotifyMenu } from './NotifyMenu'
 import { ProfileCardHost } from './People'
 import { PinnedBar } from './PinnedBar'
 import { useGroupPeople } from './people-store'
 import { ReportDialog } from './ReportDialog'
 import { type RevealRequest, SearchHighlight, useRevealMessage } from './SearchReveal'
+import { ForgetButton } from './Sidebar'
 import { ThreadDialog } from './ThreadDialog'
 import { Timeline } from './Timeline'
 import { useGroupTwins } from './useGroupTwins'
@@ -37,7 +35,7 @@ function mentionCandidates(detail: GroupDetail | undefined, me: string): string[
   return [...out]
 }
 
-export type SidePanel = { type: 'thread'; rootId: string } | { type: 'members' } | undefined
+export type { SidePanel } from './GroupHeader'
 
 function AccessBanner(props: { detail: GroupDetail; handle: GroupHandle }) {
   const a = props.detail.access
@@ -96,86 +94,9 @@ function AccessBanner(props: { detail: GroupDetail; handle: GroupHandle }) {
         </button>
       </div>
       <AnswerNotice answer={answer && !answer.ok ? answer : undefined} />
-    </div>
-  )
-}
-
-function GroupMenu(props: {
-  detail: GroupDetail
-  onPeople: () => void
-  onInvite: () => void
-  onEdit: () => void
-  onLeave: () => void
-  onCopyCode: () => void
-  onThread: () => void
-  /** Admin entries (subgroups, delete), each opening its dialog. */
-  onAdmin?: (dialog: 'subgroup' | 'move' | 'delete') => void
-}) {
-  const [open, setOpen] = useState(false)
-  const ref = useRef<HTMLDivElement>(null)
-  const buttonRef = useRef<HTMLButtonElement>(null)
-  const id = useId()
-  useEffect(() => {
-    if (!open) return
-    const close = (e: MouseEvent) => {
-      if (!ref.current?.contains(e.target as Node)) setOpen(false)
-    }
-    document.addEventListener('mousedown', close)
-    ref.current?.querySelector<HTMLButtonElement>('[role=menuitem]')?.focus()
-    return () => document.removeEventListener('mousedown', close)
-  }, [open])
-  function onMenuKey(e: KeyboardEvent<HTMLDivElement>) {
-    if (e.key === 'Escape' || e.key === 'Tab') {
-      if (e.key === 'Escape') e.preventDefault()
-      setOpen(false)
-      if (e.key === 'Escape') buttonRef.current?.focus()
-      return
-    }
-    if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return
-    e.preventDefault()
-    const items = [...(ref.current?.querySelectorAll<HTMLButtonElement>('[role=menuitem]') ?? [])]
-    const at = items.indexOf(document.activeElement as HTMLButtonElement)
-    items[(at + (e.key === 'ArrowDown' ? 1 : items.length - 1)) % items.length]?.focus()
-  }
-  const item = (label: string, fn: () => void, danger = false) => (
-    <button
-      type="button"
-      role="menuitem"
-      className={danger ? 'danger' : undefined}
-      onClick={() => {
-        setOpen(false)
-        fn()
-      }}
-    >
-      {label}
-    </button>
-  )
-  const admin = props.detail.me?.admin === true
-  return (
-    <div className="menu" ref={ref}>
-      <button
-        ref={buttonRef}
-        type="button"
-        className="btn"
-        aria-label="Group actions"
-        aria-haspopup="menu"
-        aria-expanded={open}
-        aria-controls={open ? id : undefined}
-        onClick={() => setOpen((o) => !o)}
-      >
-        Group <Icon name="chevron" size={16} />
-      </button>
-      {open ? (
-        <div className="menu-list" role="menu" id={id} aria-label="Group" tabIndex={-1} onKeyDown={onMenuKey}>
-          {item('Start a thread…', props.onThread)}
-          {item('People', props.onPeople)}
-          {item('Copy link…', props.onCopyCode)}
-          {admin ? item('Invite people…', props.onInvite) : null}
-          {admin ? item('Edit group…', props.onEdit) : null}
-          {admin ? item('New subgroup…', () => props.onAdmin?.('subgroup')) : null}
-          {admin ? item('Move group…', () => props.onAdmin?.('move')) : null}
-          {admin ? item('Delete group…', () => props.onAdmin?.('delete'), true) : null}
-          {item('Leave group', props.onLeave, true)}
+      {a.status === 'removed' || a.status === 'refused' ? (
+        <div className="row" style={{ marginTop: 6 }}>
+          <ForgetButton group={props.detail} className="btn small" />
         </div>
       ) : null}
     </div>
@@ -202,11 +123,10 @@ export function GroupView(props: {
   const revealed = useRevealMessage(handle, props.reveal)
   const detail = useGroup(handle)
   const visible = usePageVisible()
-  const [dialog, setDialog] = useState<
-    'invite' | 'edit' | 'thread' | 'share' | 'subgroup' | 'move' | 'delete'
-  >()
+  const [dialog, setDialog] = useState<GroupDialog>()
   const [notice, setNotice] = useState<Answer>()
   const [reporting, setReporting] = useState<MessageItem>()
+  const [deleting, setDeleting] = useState<MessageItem>()
   // The "new messages" line stays where the read frontier was when the group was opened.
   const [lineAt] = useState(() => detail?.frontier)
 
@@ -233,10 +153,7 @@ export function GroupView(props: {
       onOpenThread: (m) => onSide({ type: 'thread', rootId: m.id }),
       // Our own messages: a NIP-09 kind 5; others' (moderators only): 9005.
       canDelete: (m) => m.pubkey === props.me || detail?.me?.admin === true,
-      onDelete: async (m) => {
-        if (!window.confirm('Delete this message for everyone?')) return
-        setNotice(await (m.pubkey === props.me ? handle.deleteOwn(m.id) : handle.deleteMessage(m.id)))
-      },
+      onDelete: setDeleting,
       onPin:
         detail?.me?.admin === true
           ? async (m) => {
@@ -261,87 +178,24 @@ export function GroupView(props: {
   const twin = useGroupTwins(useAppSnapshot().groups).get(props.handle.key)
 
   if (!detail) return null
-  const flags = [
-    detail.flags.private ? 'private' : null,
-    detail.metadataKnown ? (detail.flags.closed ? 'closed' : 'open') : null,
-    detail.flags.restricted ? 'restricted' : null,
-    detail.flags.hidden ? 'hidden' : null,
-  ].filter((f): f is string => f !== null)
-  // A private group keeps its member lists from non-members: show no count rather than 0.
-  const peopleKnown = detail.members.length > 0 || detail.membersKnown
 
   return (
     <main className="main" id="main" tabIndex={-1} aria-labelledby="group-title" inert={props.covered}>
-      <header className="group-head">
-        {props.onMenu ? (
-          <button
-            type="button"
-            className="icon-btn menu-btn"
-            aria-label="Open group list"
-            onClick={props.onMenu}
-          >
-            <Icon name="menu" />
-          </button>
-        ) : null}
-        <Avatar name={detail.name} seed={detail.key} picture={detail.picture} size={40} square />
-        <div className="titles">
-          <h2 id="group-title">
-            <bdi>{detail.name}</bdi>
-            {twin ? <TwinMark id={detail.id} twin={twin} relay={detail.relay} /> : null}
-            <span className="chips">
-              {flags.map((f) => (
-                <span key={f} className="chip">
-                  {f}
-                </span>
-              ))}
-            </span>
-          </h2>
-          {detail.about ? <p className="about">{detail.about}</p> : null}
-        </div>
-        <div role="status" className="sync-status">
-          {detail.loading
-            ? detail.messages.length > 0
-              ? 'Saved messages · connecting…'
-              : 'Connecting…'
-            : null}
-        </div>
-        {props.onSearch ? (
-          <button
-            type="button"
-            className="btn ghost"
-            aria-label="Search messages"
-            title="Search messages (/)"
-            onClick={props.onSearch}
-          >
-            <Icon name="search" />
-          </button>
-        ) : null}
-        <CallButton key={detail.key} handle={handle} detail={detail} />
-        <button
-          type="button"
-          className="btn ghost"
-          aria-pressed={props.side?.type === 'members'}
-          aria-label={peopleKnown ? `People, ${detail.members.length}` : 'People'}
-          onClick={() => onSide(props.side?.type === 'members' ? undefined : { type: 'members' })}
-        >
-          <Icon name="people" /> {peopleKnown ? detail.members.length : null}
-        </button>
-        <NotifyMenu groupKey={detail.key} groupName={detail.name} level={detail.notify} />
-        <GroupMenu
-          detail={detail}
-          onPeople={() => onSide({ type: 'members' })}
-          onInvite={() => setDialog('invite')}
-          onThread={() => setDialog('thread')}
-          onEdit={() => setDialog('edit')}
-          onCopyCode={() => setDialog('share')}
-          onAdmin={setDialog}
-          onLeave={async () => {
-            if (!window.confirm(`Leave ${detail.name}?`)) return
-            const answer = await props.onLeave()
-            if (!answer.ok) setNotice(answer)
-          }}
-        />
-      </header>
+      <GroupHeader
+        handle={handle}
+        detail={detail}
+        side={props.side}
+        onSide={onSide}
+        onDialog={setDialog}
+        onMenu={props.onMenu}
+        onSearch={props.onSearch}
+        twin={twin}
+        onLeave={async () => {
+          if (!window.confirm(`Leave ${detail.name}?`)) return
+          const answer = await props.onLeave()
+          if (!answer.ok) setNotice(answer)
+        }}
+      />
       <AccessBanner detail={detail} handle={handle} />
       <ForkBanner groupKey={detail.key} id={detail.id} />
       {notice ? (
@@ -413,6 +267,19 @@ export function GroupView(props: {
           message={reporting}
           groupName={detail.name}
           onClose={() => setReporting(undefined)}
+        />
+      ) : null}
+      {deleting ? (
+        <DeleteMessageDialog
+          message={deleting}
+          onClose={() => setDeleting(undefined)}
+          onConfirm={async () => {
+            const m = deleting
+            // Our own messages: a NIP-09 kind 5; others' (moderators only): 9005.
+            const answer = await (m.pubkey === props.me ? handle.deleteOwn(m.id) : handle.deleteMessage(m.id))
+            if (answer.ok) setNotice(answer)
+            return answer
+          }}
         />
       ) : null}
       {dialog === 'share' ? <ShareDialog detail={detail} onClose={() => setDialog(undefined)} /> : null}

@@ -4,6 +4,7 @@
  */
 const PATHS = {
   plus: 'M12 5v14M5 12h14',
+  check: 'M4 12l5 5L20 6',
   search: 'M11 4a7 7 0 1 0 0 14 7 7 0 0 0 0-14zM21 21l-5-5',
   edit: 'M4 20h4L19 9l-4-4L4 16v4zM14 6l4 4',
   people:

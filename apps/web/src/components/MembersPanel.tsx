@@ -1,11 +1,12 @@
 import { type ReactNode, useState } from 'react'
 import type { GroupHandle } from '../model/api'
 import type { Answer, GroupDetail, Member } from '../model/types'
+import { ConfirmDialog } from './ConfirmDialog'
 import { AnswerNotice } from './Dialog'
 import { Icon } from './Icon'
 import { JoinRequests } from './JoinRequests'
 import { RoleEditor, RolesList } from './MemberRoles'
-import { PersonAvatar, PersonName } from './Name'
+import { PersonAvatar, PersonName, useDisplayName } from './Name'
 import { Reports } from './Reports'
 
 function MemberRow(props: {
@@ -58,9 +59,10 @@ export function MembersPanel(props: {
   const members = d.members.filter((m) => !m.admin)
   const canRemove = d.me?.admin === true
   const describe = (role: string) => d.roles.find((r) => r.name === role)?.description
-  async function remove(m: Member) {
+  const [removing, setRemoving] = useState<Member>()
+  function remove(m: Member) {
     setAnswer(undefined)
-    setAnswer(await props.handle.removeMember(m.pubkey))
+    setRemoving(m)
   }
   return (
     <aside className="side" aria-labelledby="members-title">
@@ -96,7 +98,7 @@ export function MembersPanel(props: {
             <MemberRow
               key={m.pubkey}
               member={m}
-              canRemove={false}
+              canRemove={canRemove}
               onRemove={remove}
               me={m.pubkey === props.me}
               describe={describe}
@@ -119,6 +121,49 @@ export function MembersPanel(props: {
           ))}
         </ul>
       </div>
+      {removing ? (
+        <RemoveMemberDialog
+          handle={props.handle}
+          member={removing}
+          groupName={d.name}
+          onDone={setAnswer}
+          onClose={() => setRemoving(undefined)}
+        />
+      ) : null}
     </aside>
+  )
+}
+
+/** "Remove <name>?" once, in the app's dialog; an admin's roles go with the membership. */
+function RemoveMemberDialog(props: {
+  handle: GroupHandle
+  member: Member
+  groupName: string
+  onDone: (answer: Answer) => void
+  onClose: () => void
+}) {
+  const m = props.member
+  const name = useDisplayName(m.pubkey)
+  return (
+    <ConfirmDialog
+      title="Remove member"
+      confirm={`Remove ${name}`}
+      busy="Removing…"
+      onClose={props.onClose}
+      onConfirm={async () => {
+        const answer = await props.handle.removeMember(m.pubkey)
+        if (answer.ok) props.onDone(answer)
+        return answer
+      }}
+    >
+      <p>
+        Remove <strong>{name}</strong> from {props.groupName}? They no longer see or write in the group.
+      </p>
+      {m.roles.length > 0 ? (
+        <p className="notice warn">
+          {name} is {m.admin ? 'an admin' : 'holds roles'} ({m.roles.join(', ')}): the roles are taken too.
+        </p>
+      ) : null}
+    </ConfirmDialog>
   )
 }

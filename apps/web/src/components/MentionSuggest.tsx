@@ -2,7 +2,9 @@ import { type KeyboardEvent, type RefObject, useId, useLayoutEffect, useMemo, us
 import { useApp } from '../hooks'
 import { mentionQuery, type PickedMention } from '../lib/compose'
 import { shortNpub } from '../lib/format'
-import { PersonAvatar } from './Name'
+import { cleanName } from '../lib/names'
+import { npubSuffix, PersonAvatar } from './Name'
+import { usePeople } from './people-store'
 import './mentions.css'
 
 const MAX = 8
@@ -10,6 +12,8 @@ const MAX = 8
 interface Candidate {
   pubkey: string
   name: string
+  /** Someone else in the group has the same name: the npub's end tells them apart, as in the timeline. */
+  suffix?: string
 }
 
 /**
@@ -27,6 +31,7 @@ export function useMentionSuggest(opts: {
   textarea: RefObject<HTMLTextAreaElement | null>
 }) {
   const app = useApp()
+  const clashes = usePeople()?.clashes
   const id = useId()
   const [query, setQuery] = useState<{ start: number; query: string; caret: number }>()
   const [active, setActive] = useState(0)
@@ -48,15 +53,26 @@ export function useMentionSuggest(opts: {
     if (!query) return []
     const q = query.query.toLowerCase()
     const scored: { c: Candidate; score: number }[] = []
+    const nameOf = (pubkey: string) => cleanName(app.profile(pubkey)?.name ?? '') || shortNpub(pubkey)
+    // A name two candidates share clashes here as in the timeline (the people in view).
+    const seen = new Map<string, number>()
+    for (const pubkey of opts.people) seen.set(nameOf(pubkey), (seen.get(nameOf(pubkey)) ?? 0) + 1)
     for (const pubkey of opts.people) {
-      const name = app.profile(pubkey)?.name?.trim() || shortNpub(pubkey)
+      const name = nameOf(pubkey)
       const lower = name.toLowerCase()
       const score = lower.startsWith(q) ? 0 : lower.includes(q) ? 1 : -1
-      if (score >= 0) scored.push({ c: { pubkey, name }, score })
+      const clash = (seen.get(name) ?? 0) > 1 || (clashes?.has(name) ?? false)
+      if (score >= 0)
+        scored.push({ c: { pubkey, name, ...(clash ? { suffix: npubSuffix(pubkey) } : {}) }, score })
     }
-    scored.sort((a, b) => a.score - b.score || a.c.name.localeCompare(b.c.name))
+    scored.sort(
+      (a, b) =>
+        a.score - b.score ||
+        a.c.name.localeCompare(b.c.name) ||
+        (a.c.suffix ?? '').localeCompare(b.c.suffix ?? ''),
+    )
     return scored.slice(0, MAX).map((s) => s.c)
-  }, [query, opts.people, app])
+  }, [query, opts.people, app, clashes])
 
   const open = query !== undefined && candidates.length > 0
 
@@ -69,7 +85,8 @@ export function useMentionSuggest(opts: {
 
   function pick(c: Candidate) {
     if (!query) return
-    const label = `@${c.name}`
+    // Two people of one name get two labels, so each pick keeps its own person.
+    const label = c.suffix ? `@${c.name}…${c.suffix}` : `@${c.name}`
     const before = opts.draft.slice(0, query.start)
     const after = opts.draft.slice(query.caret)
     const text = `${before}${label} ${after.replace(/^ /, '')}`
@@ -118,7 +135,13 @@ export function useMentionSuggest(opts: {
           }}
         >
           <PersonAvatar pubkey={c.pubkey} size={20} />
-          <span>{c.name}</span>
+          <bdi>{c.name}</bdi>
+          {c.suffix ? (
+            <span className="npub-suffix" data-testid="npub-suffix">
+              {' '}
+              …{c.suffix}
+            </span>
+          ) : null}
         </div>
       ))}
     </div>

@@ -1,6 +1,7 @@
 import { memo } from 'react'
 import { formatFull, formatTime } from '../lib/format'
 import type { MessageItem } from '../model/types'
+import { CollapsibleBody } from './CollapsibleBody'
 import { Icon, type IconName } from './Icon'
 import { Markdown } from './Markdown'
 import { MessageMedia, textWithoutMedia } from './MessageMedia'
@@ -142,9 +143,9 @@ export const MessageRow = memo(function MessageRow(props: {
           <Quote quoted={props.quoted} id={m.replyTo} onClick={a.onQuoteClick} tabIndex={inner} />
         ) : null}
         {m.kind === 11 && m.title ? <div className="thread-title">{m.title}</div> : null}
-        <div className="body">
+        <CollapsibleBody tabIndex={inner}>
           <Markdown text={textWithoutMedia(m)} images={false} linkTabIndex={inner} />
-        </div>
+        </CollapsibleBody>
         <MessageMedia message={m} tabIndex={inner} />
         <SendState m={m} actions={a} tabIndex={inner} />
         {m.reactions.length > 0 ? (

@@ -1,9 +1,11 @@
 import { useId } from 'react'
 import { useApp } from '../hooks'
+import type { AppApi } from '../model/api'
 import type { NotifyLevel } from '../model/types'
 import './notify.css'
 
-const LABELS: Record<NotifyLevel, string> = {
+/** The levels as the menus name them. */
+export const NOTIFY_LABELS: Record<NotifyLevel, string> = {
   all: 'All messages',
   mentions: 'Mentions only',
   muted: 'Muted',
@@ -27,6 +29,21 @@ function Bell(props: { muted?: boolean }) {
 }
 
 /**
+ * Sets a group's level; a level that notifies asks for the browser's permission, from this user
+ * gesture, when it has not been asked yet.
+ */
+export function chooseNotifyLevel(app: AppApi, groupKey: string, level: NotifyLevel): void {
+  app.setNotifyLevel(groupKey, level)
+  if (level !== 'muted' && typeof Notification !== 'undefined' && Notification.permission === 'default') {
+    void Notification.requestPermission()
+      .then((p) => {
+        if (p === 'granted') app.setSettings({ notifications: true })
+      })
+      .catch(() => undefined)
+  }
+}
+
+/**
  * The group's notification level on this device: all messages, mentions only, or muted. Choosing
  * a level that notifies asks for the browser's permission, from this user gesture, when it has
  * not been asked yet.
@@ -43,21 +60,11 @@ export function NotifyMenu(props: { groupKey: string; groupName: string; level: 
       <select
         id={id}
         value={props.level}
-        onChange={(e) => {
-          const level = e.target.value as NotifyLevel
-          app.setNotifyLevel(props.groupKey, level)
-          if (typeof Notification !== 'undefined' && Notification.permission === 'default') {
-            void Notification.requestPermission()
-              .then((p) => {
-                if (p === 'granted') app.setSettings({ notifications: true })
-              })
-              .catch(() => undefined)
-          }
-        }}
+        onChange={(e) => chooseNotifyLevel(app, props.groupKey, e.target.value as NotifyLevel)}
       >
-        {(Object.keys(LABELS) as NotifyLevel[]).map((l) => (
+        {(Object.keys(NOTIFY_LABELS) as NotifyLevel[]).map((l) => (
           <option key={l} value={l}>
-            {LABELS[l]}
+            {NOTIFY_LABELS[l]}
           </option>
         ))}
       </select>

@@ -20,7 +20,14 @@ function place(button: HTMLElement): { left: number; top: number } {
  * "Add reaction": any emoji from emoji-picker-element, loaded with its data (served from this
  * origin) only when first opened. Picking reacts and closes; Escape or a click outside closes.
  */
-export function ReactionPicker(props: { onPick: (emoji: string) => void; tabIndex?: number }) {
+export function ReactionPicker(props: {
+  onPick: (emoji: string) => void
+  tabIndex?: number
+  /** The button's and the popover's names (default: a reaction's). */
+  label?: string
+  popLabel?: string
+  disabled?: boolean
+}) {
   const [open, setOpen] = useState(false)
   const [failed, setFailed] = useState(false)
   const [at, setAt] = useState<{ left: number; top: number }>()
@@ -86,7 +93,8 @@ export function ReactionPicker(props: { onPick: (emoji: string) => void; tabInde
         type="button"
         className="icon-btn"
         tabIndex={props.tabIndex}
-        aria-label="Add reaction"
+        aria-label={props.label ?? 'Add reaction'}
+        disabled={props.disabled}
         aria-haspopup="dialog"
         aria-expanded={open}
         onClick={() => setOpen((o) => !o)}
@@ -98,7 +106,7 @@ export function ReactionPicker(props: { onPick: (emoji: string) => void; tabInde
             <div
               className="reaction-picker-pop"
               role="dialog"
-              aria-label="Pick a reaction"
+              aria-label={props.popLabel ?? 'Pick a reaction'}
               style={{ position: 'fixed', left: at?.left ?? -9999, top: at?.top ?? 0 }}
               onKeyDown={onKey}
             >

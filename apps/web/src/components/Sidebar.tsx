@@ -1,8 +1,8 @@
-import type { CSSProperties, Ref } from 'react'
-import { useAppSnapshot } from '../hooks'
+import { type CSSProperties, type Ref, useState } from 'react'
+import { useApp, useAppSnapshot } from '../hooks'
 import { treeOrder } from '../lib/group-tree'
 import type { TwinVerdict } from '../lib/lookalike'
-import { countBadge } from '../model/notify-levels'
+import { countBadge, quietBadge } from '../model/notify-levels'
 import type { Access, GroupSummary } from '../model/types'
 import { Avatar } from './Avatar'
 import './community.css'
@@ -39,6 +39,7 @@ function GroupRow(props: {
   const g = props.group
   const label = accessLabel(g.access)
   const unread = countBadge(g)
+  const quiet = quietBadge(g)
   const depth = props.depth ?? 0
   return (
     <li>
@@ -79,6 +80,12 @@ function GroupRow(props: {
         ) : null}
         {g.notify === 'muted' ? <MutedMark /> : null}
         {g.mentions > 0 ? <MentionBadge count={g.mentions} /> : null}
+        {quiet > 0 ? (
+          <span className="badge quiet" data-testid="quiet-badge" title="Unread (mentions only)">
+            {quiet > 99 ? '99+' : quiet}
+            <span className="visually-hidden"> unread</span>
+          </span>
+        ) : null}
         {unread > 0 ? (
           <span className="badge" data-testid="unread-badge">
             {unread > 99 ? '99+' : unread}
@@ -86,7 +93,41 @@ function GroupRow(props: {
           </span>
         ) : null}
       </button>
+      {g.access.status === 'removed' || g.access.status === 'refused' ? <ForgetButton group={g} /> : null}
     </li>
+  )
+}
+
+/**
+ * "Remove from my list" under a group that removed or refused the user: takes it off their
+ * 10009 (so their other devices drop it too) without asking the relay.
+ */
+export function ForgetButton(props: { group: GroupSummary; className?: string }) {
+  const app = useApp()
+  const [busy, setBusy] = useState(false)
+  const [failed, setFailed] = useState<string>()
+  return (
+    <>
+      <button
+        type="button"
+        className={props.className ?? 'btn small forget-btn'}
+        aria-label={props.className ? undefined : `Remove ${props.group.name} from my list`}
+        disabled={busy}
+        onClick={async () => {
+          setBusy(true)
+          const answer = await app.forget(props.group.key)
+          setBusy(false)
+          if (!answer.ok) setFailed(answer.message)
+        }}
+      >
+        {busy ? 'Removing…' : 'Remove from my list'}
+      </button>
+      {failed ? (
+        <span className="forget-error" role="alert">
+          {failed}
+        </span>
+      ) : null}
+    </>
   )
 }
 
@@ -104,6 +145,7 @@ export function Sidebar(props: {
   onShortcuts: () => void
 }) {
   const snap = useAppSnapshot()
+  const app = useApp()
   const twins = useGroupTwins(snap.groups)
   const drawer = props.drawer
   return (
@@ -147,6 +189,11 @@ export function Sidebar(props: {
         )}
       </nav>
       <div className="sidebar-actions">
+        {snap.groups.some((g) => g.unread > 0 || g.mentions > 0 || g.threadUnread) ? (
+          <button type="button" className="btn" onClick={() => app.markAllRead()}>
+            <Icon name="check" /> Mark all as read
+          </button>
+        ) : null}
         <button type="button" className="btn" onClick={props.onJoin}>
           <Icon name="plus" /> Join a group
         </button>

@@ -37,3 +37,24 @@ export function treeOrder(groups: readonly GroupSummary[]): TreeRow[] {
   for (const g of groups) if (!nested.has(g.key)) visit(g.key, 0)
   return out
 }
+
+/**
+ * The groups `group` can be moved under: on its relay, holding our `admin` role there
+ * ({@link GroupSummary.mayParent}), and neither the group itself nor one of its subgroups (a
+ * loop). These are the parents the relay accepts; the rest would only be refused.
+ */
+export function moveTargets(
+  groups: readonly GroupSummary[],
+  group: { id: string; relay: string },
+): GroupSummary[] {
+  const here = groups.filter((g) => g.relay === group.relay)
+  const parentOf = new Map(here.map((g) => [g.id, g.parent]))
+  const under = (id: string) => {
+    for (let at: string | undefined = id, hops = 0; at !== undefined && hops < 1000; hops++) {
+      if (at === group.id) return true
+      at = parentOf.get(at)
+    }
+    return false
+  }
+  return here.filter((g) => g.mayParent && !under(g.id))
+}

@@ -105,6 +105,8 @@ export interface GroupHandle {
   loadOlder(): Promise<void>
   /** Marks the channel read up to `createdAt` (the newest row seen). */
   markRead(createdAt: number): void
+  /** Marks everything in the group read up to now (the read-state mark other devices follow). */
+  markAllRead(): void
   markThreadRead(rootId: string, createdAt: number): void
   /** Marks one reply read by its `msg:<id>` context only (NIP-RS Write Discipline). */
   markMessageRead(id: string): void
@@ -165,6 +167,13 @@ export interface AppApi {
   /** What a group link or code points at, for the join dialog's preview. */
   preview(input: string): Promise<GroupPreview>
   leave(key: string): Promise<Answer>
+  /**
+   * Takes a group off the user's list (10009) and this device without asking the relay: for a
+   * group that refused or removed them, where a 9022 would only be refused.
+   */
+  forget(key: string): Promise<Answer>
+  /** Marks every group read up to now. */
+  markAllRead(): void
   /** Follows the group admins' 10009 lists (moved or copied groups); returns the stop function. */
   watchForks(key: string, fn: (report: ForkReport) => void): () => void
   /**

@@ -186,6 +186,7 @@ export class GroupAdapter implements GroupHandle {
       access: d.access,
       requests: d.requests,
       ...(d.parent !== undefined ? { parent: d.parent } : {}),
+      mayParent: d.mayParent,
     }
   }
 
@@ -262,6 +263,7 @@ export class GroupAdapter implements GroupHandle {
       members,
       membersKnown: snap.members !== undefined,
       metadataKnown: meta !== undefined,
+      mayParent: myAdmin?.roles.some((r) => r.trim().toLowerCase() === 'admin') ?? false,
       me: myAdmin
         ? { admin: this.group.isAdmin(this.me), roles: [...myAdmin.roles] }
         : { admin: false, roles: [] },
@@ -488,6 +490,12 @@ export class GroupAdapter implements GroupHandle {
     if (createdAt > this.marks().frontier(this.key)) this.group.markRead(createdAt)
   }
 
+  /** Everything in the group up to now is read: the same mark as reading to the end, on every device. */
+  markAllRead(): void {
+    const newest = this.group.snapshot().messages.at(-1)?.createdAt ?? 0
+    this.markRead(Math.max(newest, Math.floor(Date.now() / 1000)))
+  }
+
   markThreadRead(rootId: string, createdAt: number): void {
     const ctx = threadContext(rootId)
     if (createdAt > this.marks().frontier(ctx)) this.marks().markRead(ctx, createdAt)
@@ -557,8 +565,16 @@ export class GroupAdapter implements GroupHandle {
     }, done[action])
   }
 
+  /**
+   * Removes a member (9001). An admin's roles are taken first (a 9000 without roles), so no relay
+   * keeps them for a later return; one step for the person who asked.
+   */
   removeMember(pubkey: string): Promise<Answer> {
-    return this.act(() => this.group.admin.removeUser(pubkey))
+    const roles = this.group.snapshot().admins?.entries.find((a) => a.pubkey === pubkey)?.roles ?? []
+    return this.act(async () => {
+      if (roles.length > 0) await this.group.admin.putUser(pubkey, [])
+      await this.group.admin.removeUser(pubkey)
+    })
   }
 
   deleteMessage(id: string): Promise<Answer> {

@@ -1,7 +1,7 @@
 /**
  * Per-group notification levels, kept on this device (localStorage, one entry per account):
- * `all` (count badge, tab title, a desktop notification per message), `mentions` (count badge;
- * title and notifications only for mentions) and `muted` (no count badge; mentions still get
+ * `all` (count badge, tab title, a desktop notification per message), `mentions` (the mention
+ * badge; the plain count only in grey; title and notifications only for mentions) and `muted` (no count badge; mentions still get
  * their badge, the title and a notification).
  */
 import type { GroupSummary, NotifyLevel } from './types'
@@ -41,9 +41,14 @@ export function notifies(level: NotifyLevel, mentionsMe: boolean): boolean {
   return mentionsMe || level === 'all'
 }
 
-/** The count badge a group shows: none when muted. */
+/** The count badge a group shows (the strong one): only at `all`. */
 export function countBadge(group: Pick<GroupSummary, 'unread' | 'notify'>): number {
-  return group.notify === 'muted' ? 0 : group.unread
+  return group.notify === 'all' ? group.unread : 0
+}
+
+/** The grey count of a `mentions` group: its unread messages, shown without asking for attention. */
+export function quietBadge(group: Pick<GroupSummary, 'unread' | 'notify'>): number {
+  return group.notify === 'mentions' ? group.unread : 0
 }
 
 /** The number in the tab title: unread messages of `all` groups, mentions of the others. */

@@ -41,6 +41,7 @@ import { GroupAdapter } from './group-adapter'
 import { GroupOrigins } from './group-origins'
 import { MediaServers, uploadFile } from './media'
 import { loadNotifyLevels, notifies, saveNotifyLevels, titleCount } from './notify-levels'
+import { localChangeAt, NotifySync, setLocalChangeAt } from './notify-sync'
 import { ProfileBook } from './profiles'
 import { PublicMetadata } from './public-metadata'
 import { ReadStateSwitch } from './read-state'
@@ -202,6 +203,7 @@ class RoostApp implements AppApi {
     )
     this.syncGroups()
     void this.checkRelayList()
+    void this.loadNotifyLevels()
     if (typeof window !== 'undefined') {
       window.addEventListener('pagehide', this.onPageHide)
       document.addEventListener('visibilitychange', this.onHide)
@@ -214,6 +216,17 @@ class RoostApp implements AppApi {
   }
 
   /** Asks the configured relays for the user's NIP-65 list, so Settings can offer one when none. */
+  private notifySyncFor?: NotifySync
+  private get notifySync(): NotifySync {
+    this.notifySyncFor ??= new NotifySync({
+      pubkey: this.session.pubkey,
+      signer: this.session.signer,
+      pool: () => this.pool,
+      relays: () => this.relays,
+    })
+    return this.notifySyncFor
+  }
+
   private async checkRelayList(): Promise<void> {
     const found = await this.pool
       .fetch(this.relays, [{ kinds: [RELAY_LIST_KIND], authors: [this.session.pubkey], limit: 1 }], {
@@ -403,6 +416,21 @@ class RoostApp implements AppApi {
     }
   }
 
+  markAllRead(): void {
+    for (const g of this.roost.groups.groups()) this.adapters.get(g)?.markAllRead()
+  }
+
+  /** Drops a group from this device and the user's 10009 without a 9022 (refused, removed). */
+  async forget(key: string): Promise<Answer> {
+    if (this.connection.offline) return { ok: false, message: OFFLINE_MESSAGE }
+    try {
+      await this.roost.groups.remove(key)
+      return { ok: true, message: 'Removed from your list.' }
+    } catch (err) {
+      return toAnswer(err)
+    }
+  }
+
   async browse(relay: string): Promise<BrowseEntry[]> {
     const url = normalizeRelayUrl(relay)
     const info = await this.roost.pool.relayInfo(url).catch(() => undefined)
@@ -538,7 +566,19 @@ class RoostApp implements AppApi {
   setNotifyLevel(key: string, level: NotifyLevel): void {
     this.notifyLevels = { ...this.notifyLevels, [key]: level }
     saveNotifyLevels(this.session.pubkey, this.notifyLevels)
+    setLocalChangeAt(this.session.pubkey, Math.floor(Date.now() / 1000))
+    void this.notifySync.save(this.notifyLevels).catch(() => undefined)
     for (const a of this.adapters.values()) if (a.key === key) a.marksChanged()
+    this.changed()
+  }
+
+  /** The levels kept with the account (NIP-78), unless this device changed one since. */
+  private async loadNotifyLevels(): Promise<void> {
+    const remote = await this.notifySync.load()
+    if (!remote || remote.at < localChangeAt(this.session.pubkey)) return
+    this.notifyLevels = remote.levels
+    saveNotifyLevels(this.session.pubkey, this.notifyLevels)
+    for (const a of this.adapters.values()) a.marksChanged()
     this.changed()
   }
 

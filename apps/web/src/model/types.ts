@@ -31,6 +31,11 @@ export interface GroupSummary {
   requests: number
   /** The parent group's id on the same relay (NIP-29 subgroups). */
   parent?: string
+  /**
+   * We hold the group's `admin` role: the relay lets us put another of its groups under this one
+   * (a Roost relay asks exactly that of a 9002 that sets a `parent`).
+   */
+  mayParent: boolean
 }
 
 /** Per group, on this device: notify for every message, only for mentions, or never (muted). */

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { messageIn, type Person, screenshot, send, sidebarGroup, withStack } from './harness'
+import { joinByCode, messageIn, type Person, screenshot, send, sidebarGroup, withStack } from './harness'
 
 const {
   stack,
@@ -127,7 +127,7 @@ describe('running a community', () => {
     expect(stack.relay.state(groupId)?.pins ?? []).toHaveLength(0)
   })
 
-  test('subgroups: an admin creates one and moves a group; the sidebar shows the tree; the relay refuses a loop', async () => {
+  test('subgroups: an admin creates one and moves a group; the sidebar shows the tree; Move offers only the parents the relay accepts', async () => {
     const { page } = ada
     await groupMenu(ada, 'New subgroup…')
     const dialog = page.getByRole('dialog', { name: 'New subgroup' })
@@ -151,18 +151,24 @@ describe('running a community', () => {
     )
     await screenshot(page, 'subgroups')
 
-    // Moving Garden under its own subgroup is a loop: the relay's answer is shown.
+    // Move offers only the parents the relay accepts: not Garden's own subgroup (a loop), not Porch,
+    // where Ada is a member but no admin.
+    await stack.relay.createGroup({ id: 'porch', name: 'Porch', members: [ada.pubkey!] })
+    await joinByCode(ada, `${stack.relay.url}'porch`)
+    await sidebarGroup(ada, 'Porch').waitFor()
     await sidebarGroup(ada, 'Garden').click()
     await groupMenu(ada, 'Move group…')
     const move = page.getByRole('dialog', { name: 'Move group' })
-    await move.getByLabel('Parent group').selectOption({ label: 'Tomatoes' })
-    await move.getByRole('button', { name: 'Move' }).click()
-    await move.getByText('restricted: would create a parent cycle').waitFor()
+    const parents = () => move.getByLabel('Parent group').locator('option').allTextContents()
+    expect(await parents()).toEqual(['None (top level)'])
+    await move.getByText('You are an admin of no other group on this relay').waitFor()
+    await screenshot(page, 'move-group-none')
     await move.getByRole('button', { name: 'Close' }).click()
 
-    // Tomatoes to the top level.
+    // Tomatoes to the top level (Garden is the one other parent it could have).
     await tomatoes.click()
     await groupMenu(ada, 'Move group…')
+    expect(await parents()).toEqual(['None (top level)', 'Garden'])
     await move.getByLabel('Parent group').selectOption({ label: 'None (top level)' })
     await move.getByRole('button', { name: 'Move' }).click()
     await move.getByText('Moved.').waitFor()

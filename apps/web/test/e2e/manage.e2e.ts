@@ -71,6 +71,10 @@ describe('creating, inviting, moderating and leaving', () => {
     const spoiler = messageIn(ada, 'Spoilers: the butler did it')
     await spoiler.hover()
     await spoiler.getByRole('button', { name: 'Delete message' }).click()
+    await page
+      .getByRole('dialog', { name: 'Delete message' })
+      .getByRole('button', { name: 'Delete for everyone' })
+      .click()
     await page.getByText('Message deleted.').waitFor()
     await messageIn(bob, 'Spoilers: the butler did it').waitFor({ state: 'detached' })
     expect(await messageIn(bob, 'Chapter one was great').count()).toBe(1)
@@ -83,6 +87,10 @@ describe('creating, inviting, moderating and leaving', () => {
       .getByRole('listitem')
       .filter({ hasText: 'Bob' })
       .getByRole('button', { name: 'Remove' })
+      .click()
+    await page
+      .getByRole('dialog', { name: 'Remove member' })
+      .getByRole('button', { name: 'Remove Bob' })
       .click()
     await people.getByText('Member removed.').waitFor()
     await expect.poll(() => stack.relay.state(groupId)?.members.includes(bob.pubkey!)).toBe(false)

@@ -82,9 +82,13 @@ describe('your own messages', () => {
       if (d.type() === 'confirm') confirms.push(d.message())
     })
     await mine.getByRole('button', { name: 'Delete message' }).click()
+    // The app's own dialog asks, not the browser's confirm().
+    const dialog = ada.page.getByRole('dialog', { name: 'Delete message' })
+    await dialog.getByText('Delete this message for everyone?').waitFor()
+    await dialog.getByRole('button', { name: 'Delete for everyone' }).click()
     await theirs.waitFor({ state: 'detached' })
     await mine.waitFor({ state: 'detached' })
-    expect(confirms).toEqual(['Delete this message for everyone?'])
+    expect(confirms).toEqual([])
   })
 
   test('clicking your own reaction again removes it; the chip tells who reacted on hover and focus', async () => {

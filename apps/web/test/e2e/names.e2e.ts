@@ -121,7 +121,7 @@ describe.each(SIZES)('hostile names at $width px', (size) => {
       '.msg .author',
     ])
       expect(await nameBoxProblems(page, sel)).toEqual([])
-    // The title ends before the next control on its row starts (on a phone it has a row of its own).
+    // The title ends before the next control on its row starts.
     const [titles, next] = await page.evaluate(() => {
       const t = (document.querySelector('.group-head .titles') as HTMLElement).getBoundingClientRect()
       const onRow = [...document.querySelectorAll<HTMLElement>('.group-head > :not(.titles)')]

@@ -104,16 +104,34 @@ describe('notification levels per group', () => {
     await screenshot(bob.page, 'muted-group-mention')
   })
 
-  test('mentions only: the count badge shows, but the title and notifications wait for a mention', async () => {
+  test('mentions only: only a mention badges (the plain count is grey), and the title and notifications wait for one', async () => {
     await setTalkLevel('Mentions only')
     await expect.poll(() => bob.page.title()).toBe('Roost')
     await send(ada, 'more chatter')
     const talk = sidebarGroup(bob, 'Talk')
-    await talk.getByTestId('unread-badge').filter({ hasText: '1' }).waitFor()
+    const quiet = talk.getByTestId('quiet-badge').filter({ hasText: '1' })
+    await quiet.waitFor()
+    expect(await talk.getByTestId('unread-badge').count()).toBe(0)
+    // Grey, and the row is not bold: nothing asks for attention until a mention.
+    const [badge, red] = await Promise.all([
+      quiet.evaluate((b) => getComputedStyle(b).backgroundColor),
+      talk.getByTestId('quiet-badge').evaluate(() => {
+        const probe = document.createElement('span')
+        probe.className = 'badge'
+        document.body.append(probe)
+        const color = getComputedStyle(probe).backgroundColor
+        probe.remove()
+        return color
+      }),
+    ])
+    expect(badge).not.toBe(red)
+    expect(await talk.getAttribute('class')).not.toContain('unread')
+    await screenshot(bob.page, 'mentions-only-quiet')
     expect(await bob.page.title()).toBe('Roost')
     expect(await talk.getByTestId('mention-badge').count()).toBe(0)
     await mention('one more question')
     await talk.getByTestId('mention-badge').waitFor()
+    await expect.poll(() => talk.getAttribute('class')).toContain('unread')
     await expect.poll(() => bob.page.title()).toBe('(1) Roost')
     await expect
       .poll(notes)

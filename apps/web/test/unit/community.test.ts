@@ -1,11 +1,11 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { treeOrder } from '../../src/lib/group-tree'
+import { moveTargets, treeOrder } from '../../src/lib/group-tree'
 import { togglePin, webJoinLink } from '../../src/model/community'
 import type { GroupSummary } from '../../src/model/types'
 
 const R = 'ws://127.0.0.1:7777'
-function g(id: string, parent?: string, relay = R): GroupSummary {
+function g(id: string, parent?: string, relay = R, mayParent = true): GroupSummary {
   return {
     key: `${relay}'${id}`,
     id,
@@ -17,6 +17,7 @@ function g(id: string, parent?: string, relay = R): GroupSummary {
     requests: 0,
     mentions: 0,
     notify: 'all',
+    mayParent,
     ...(parent !== undefined ? { parent } : {}),
   }
 }
@@ -69,5 +70,25 @@ describe('pins and links', () => {
 
   it('the web link opens the join dialog on the encoded naddr', () => {
     expect(webJoinLink('http://h', 'naddr1x?invite=y')).toBe('http://h/#/join/naddr1x%3Finvite%3Dy')
+  })
+})
+
+describe('where a group can be moved', () => {
+  it('under the groups of its relay where we hold the admin role, never under itself or its subgroups', () => {
+    const groups = [
+      g('garden'),
+      g('tomatoes', 'garden'),
+      g('seedlings', 'tomatoes'),
+      g('kitchen'),
+      g('lobby', undefined, R, false),
+      g('elsewhere', undefined, 'ws://other.example'),
+    ]
+    expect(moveTargets(groups, { id: 'garden', relay: R }).map((x) => x.id)).toEqual(['kitchen'])
+    expect(moveTargets(groups, { id: 'tomatoes', relay: R }).map((x) => x.id)).toEqual(['garden', 'kitchen'])
+    expect(moveTargets(groups, { id: 'kitchen', relay: R }).map((x) => x.id)).toEqual([
+      'garden',
+      'tomatoes',
+      'seedlings',
+    ])
   })
 })

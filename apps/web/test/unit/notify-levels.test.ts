@@ -4,6 +4,7 @@ import {
   countBadge,
   loadNotifyLevels,
   notifies,
+  quietBadge,
   saveNotifyLevels,
   titleCount,
 } from '../../src/model/notify-levels'
@@ -21,7 +22,10 @@ describe('notification levels', () => {
 
   test('a muted group shows no count badge; the title counts unread of all-groups and mentions of the rest', () => {
     expect(countBadge({ unread: 4, notify: 'muted' })).toBe(0)
-    expect(countBadge({ unread: 4, notify: 'mentions' })).toBe(4)
+    expect(countBadge({ unread: 4, notify: 'mentions' })).toBe(0)
+    expect(quietBadge({ unread: 4, notify: 'mentions' })).toBe(4)
+    expect(quietBadge({ unread: 4, notify: 'all' })).toBe(0)
+    expect(quietBadge({ unread: 4, notify: 'muted' })).toBe(0)
     expect(
       titleCount([
         { unread: 3, mentions: 1, notify: 'all', access: member },
