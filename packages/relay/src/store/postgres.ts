@@ -6,6 +6,7 @@ import type { GroupRecord } from '../groups/record'
 import { groupColumn, isAddressable, isReplaceable } from './database'
 import { allLists, dropListed, putListed } from './lists-pg'
 import { migrate } from './migrate'
+import { PgBatcher } from './pg-batch'
 import { Delivered, FanoutListener, SAMPLE_MS } from './pg-fanout'
 import { pageRows, pgText, plain, queryRows, ROW_COLUMNS } from './query-postgres'
 import type {
@@ -31,8 +32,6 @@ const NOTIFY_MAX = 7000
 const MAX_INDEXED_VALUE = 512
 /** How many recently deleted ids are remembered (rule 14). */
 const DELETED_KEEP = 1024
-/** A unit that meets a deadlock or a serialization failure is run again, at most this many times. */
-const RETRIES = 8
 
 /** What both the pool and one checked-out client offer: a parameterized query. */
 type Q = Pick<pg.Pool, 'query'>
@@ -73,22 +72,19 @@ export interface PostgresStoreOptions {
 
 const ignore = () => {}
 
-const isRetryable = (err: unknown) => {
-  const code = (err as { code?: string }).code
-  return code === '40P01' || code === '40001'
-}
-
 /** The advisory lock key of a group (a 64-bit hash computed by the server). */
 const groupKey = (id: string) => `g:${pgText(id)}`
 
 /**
  * {@link EventStore} on PostgreSQL (15+), shared by any number of relay processes.
  *
- * - Each unit is one transaction that first takes the group's advisory lock; every other group whose
- *   record it reads is locked as it is read, and a deadlock between units is retried. Within one
- *   process, units of one group also queue in call order before taking a connection.
+ * - Group commit ({@link PgBatcher}): the units of one process run in call order, those of one turn
+ *   of the event loop (or of a short window under load) in one transaction, each in its own
+ *   savepoint and answered only after the COMMIT. A unit first takes its group's advisory lock
+ *   (held until its batch commits); every other group whose record it reads is locked as it is
+ *   read, and a deadlock between units is retried.
  * - Replaceable and addressable inserts lock their address, so two processes never keep two versions.
- * - Before committing, a unit NOTIFYs the events it stored (and relayed, when ephemeral) and the group
+ * - Before committing, a batch NOTIFYs the events its units stored (and relayed, when ephemeral) and the group
  *   records it wrote; every other process refreshes those records and hands the events to its live
  *   subscriptions, in commit order.
  *
@@ -104,8 +100,8 @@ export class PostgresStore implements EventStore {
   private readonly listListeners: (() => void)[] = []
   /** This process's mark on its notifications. */
   private readonly origin = randomBytes(9).toString('base64')
-  /** The end of each group's in-process queue. */
-  private readonly queues = new Map<string, Promise<unknown>>()
+  /** Runs the units, a batch per transaction. */
+  private readonly batcher: PgBatcher
   private readonly running = new Set<Promise<unknown>>()
   /** Notifications are handled one after another, in the order they arrive. */
   private inbox: Promise<void> = Promise.resolve()
@@ -132,6 +128,7 @@ export class PostgresStore implements EventStore {
       log,
     )
     this.delivered = new Delivered(pool)
+    this.batcher = new PgBatcher(pool, FANOUT_CHANNEL)
   }
 
   /** Connects, applies pending migrations, starts listening, then loads the group records. */
@@ -178,93 +175,51 @@ export class PostgresStore implements EventStore {
     committed?: (value: T) => void,
   ): Promise<T> {
     if (this.closed) return Promise.reject(new Error('the store is closed'))
-    const run = () => this.attempt(groupId, fn, committed)
-    let next: Promise<T>
-    if (groupId === undefined) next = run()
-    else {
-      next = (this.queues.get(groupId) ?? Promise.resolve()).then(run, run)
-      const settled = next.then(
-        () => undefined,
-        () => undefined,
-      )
-      this.queues.set(groupId, settled)
-      settled.then(() => {
-        if (this.queues.get(groupId) === settled) this.queues.delete(groupId)
+    const next = new Promise<T>((resolve, reject) => {
+      let tx: PgTransaction | undefined
+      let value: T
+      this.batcher.push({
+        lockKey: groupId === undefined ? undefined : groupKey(groupId),
+        run: async (q) => {
+          tx = new PgTransaction(q, this.relayKey())
+          if (groupId !== undefined) tx.held(groupId)
+          value = await fn(tx)
+          return this.notices(q, tx)
+        },
+        committed: () => {
+          if (tx) this.committed(tx)
+          try {
+            committed?.(value)
+          } catch {
+            // A hook's failure is its caller's; the unit is committed either way.
+          }
+          resolve(value)
+        },
+        failed: reject,
       })
-    }
+    })
     this.running.add(next)
     const done = () => this.running.delete(next)
     next.then(done, done)
     return next
   }
 
-  private async attempt<T>(
-    groupId: string | undefined,
-    fn: (tx: StoreTransaction) => Promise<T>,
-    hook?: (value: T) => void,
-  ): Promise<T> {
-    for (let attempt = 0; ; attempt++) {
-      let tx: PgTransaction | undefined
-      try {
-        const value = await this.transaction(async (q) => {
-          tx = new PgTransaction(q, this.relayKey())
-          if (groupId !== undefined) await tx.lock(groupId)
-          const out = await fn(tx)
-          await this.announce(q, tx)
-          return out
-        })
-        if (tx) this.committed(tx)
-        try {
-          hook?.(value)
-        } catch {
-          // A hook's failure is its caller's; the unit is committed either way.
-        }
-        return value
-      } catch (err) {
-        if (attempt < RETRIES && isRetryable(err)) continue
-        throw err
-      }
-    }
-  }
-
-  /** Runs `fn` in BEGIN … COMMIT on one pooled connection (ROLLBACK when it throws). */
-  private async transaction<T>(fn: (q: pg.PoolClient) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect()
-    // A connection lost mid-transaction also emits 'error'; the failed query reports it.
-    client.on('error', ignore)
-    let broken: unknown
-    try {
-      await client.query('BEGIN')
-      const out = await fn(client)
-      await client.query('COMMIT')
-      return out
-    } catch (err) {
-      await client.query('ROLLBACK').catch((e: unknown) => {
-        broken = e
-      })
-      throw err
-    } finally {
-      client.off('error', ignore)
-      // A connection that failed to roll back is not given back to the pool.
-      client.release(broken instanceof Error ? broken : undefined)
-    }
-  }
-
-  /** NOTIFYs what the unit did, inside its transaction, so other processes hear it in commit order. */
-  private async announce(q: Q, tx: PgTransaction): Promise<void> {
-    if (tx.events.length === 0 && tx.versions.size === 0 && !tx.listsChanged) return
+  /**
+   * What the unit tells the other processes (sent by its batch right before the COMMIT, so they
+   * hear it in commit order); a payload too large for NOTIFY is stored in `fanout` within the unit.
+   */
+  private async notices(q: Q, tx: PgTransaction): Promise<string[]> {
+    if (tx.events.length === 0 && tx.versions.size === 0 && !tx.listsChanged) return []
     const msg: Fanout = { o: this.origin }
     if (tx.events.length > 0) msg.e = tx.events
     if (tx.versions.size > 0) msg.g = Object.fromEntries(tx.versions)
     if (tx.listsChanged) msg.l = 1
-    let payload = JSON.stringify(msg)
-    if (Buffer.byteLength(payload) > NOTIFY_MAX) {
-      const [row] = await rows<{ seq: number }>(q, 'INSERT INTO fanout (payload) VALUES ($1) RETURNING seq', [
-        payload,
-      ])
-      payload = JSON.stringify({ o: this.origin, f: row?.seq })
-    }
-    await q.query('SELECT pg_notify($1, $2)', [FANOUT_CHANNEL, payload])
+    const payload = JSON.stringify(msg)
+    if (Buffer.byteLength(payload) <= NOTIFY_MAX) return [payload]
+    const [row] = await rows<{ seq: number }>(q, 'INSERT INTO fanout (payload) VALUES ($1) RETURNING seq', [
+      payload,
+    ])
+    return [JSON.stringify({ o: this.origin, f: row?.seq })]
   }
 
   /** A unit committed: its records become this process's view (its events went out at its commit). */
@@ -486,6 +441,11 @@ class PgTransaction implements StoreTransaction {
     private readonly q: Q,
     private readonly relayKey: string,
   ) {}
+
+  /** The group's advisory lock was taken for this unit already. */
+  held(id: string): void {
+    this.locked.add(id)
+  }
 
   /** Takes a group's advisory lock (held until the transaction ends). */
   async lock(id: string): Promise<void> {
