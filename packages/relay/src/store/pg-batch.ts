@@ -19,9 +19,10 @@ export interface BatchUnit {
   readonly lockKey: string | undefined
   /**
    * Runs the unit inside its savepoint on the batch's connection; resolves to the NOTIFY payloads
-   * it leaves for the batch to send right before its COMMIT, in order.
+   * it leaves for the batch to send right before its COMMIT, in order. `shared` is the batch's own
+   * (what earlier units of the batch left for later ones, e.g. records read under locks it holds).
    */
-  run(q: pg.PoolClient): Promise<string[]>
+  run(q: pg.PoolClient, shared: Map<string, unknown>): Promise<string[]>
   /** The batch holding the unit committed: answer it. */
   committed(): void
   /** The unit failed, or its batch did not commit: reject it (nothing of it remains). */
@@ -65,6 +66,8 @@ export class PgBatcher {
   private running: Promise<void> | undefined
   private lastCommit = Number.NEGATIVE_INFINITY
   private lastUnits = 0
+  /** The open batch's last unit succeeded and its savepoint is not released yet. */
+  private pendingRelease = false
   /** Wakes a batch waiting for more units. */
   private wake: (() => void) | undefined
 
@@ -121,6 +124,9 @@ export class PgBatcher {
     client.on('error', ignore)
     const done: BatchUnit[] = []
     const notices: string[] = []
+    const shared = new Map<string, unknown>()
+    /** The last unit's savepoint is still to be released (with the next statement sent). */
+    this.pendingRelease = false
     /** The unit under way, rejected with the batch if its connection fails. */
     let current: { unit: BatchUnit; tries: number } | undefined
     let broken: unknown
@@ -134,7 +140,7 @@ export class PgBatcher {
           break
         }
         current = job
-        const outcome = await this.runOne(client, job, done.length === 0)
+        const outcome = await this.runOne(client, job, done.length === 0, shared)
         current = undefined
         if (outcome === 'again') break
         this.queue.shift()
@@ -143,6 +149,7 @@ export class PgBatcher {
         notices.push(...outcome)
         if (done.length >= MAX_UNITS) break
       }
+      if (this.pendingRelease) await client.query('RELEASE SAVEPOINT unit')
       if (notices.length > 0)
         await client.query(
           'SELECT pg_notify($1, n) FROM unnest($2::text[]) WITH ORDINALITY AS x (n, i) ORDER BY i',
@@ -175,32 +182,33 @@ export class PgBatcher {
     q: pg.PoolClient,
     job: { unit: BatchUnit; tries: number },
     first: boolean,
+    shared: Map<string, unknown>,
   ): Promise<string[] | 'failed' | 'again'> {
     const { unit } = job
-    await q.query('SAVEPOINT unit')
+    // One round trip: the previous unit's RELEASE, this one's SAVEPOINT and its group's lock.
+    let text = this.pendingRelease ? 'RELEASE SAVEPOINT unit; SAVEPOINT unit' : 'SAVEPOINT unit'
+    this.pendingRelease = false
+    if (unit.lockKey !== undefined)
+      text += `; SELECT pg_${first ? '' : 'try_'}advisory_xact_lock(hashtextextended(${q.escapeLiteral(unit.lockKey)}, 0)) AS ok`
+    const shared0 = new Map(shared)
     try {
-      if (unit.lockKey !== undefined) {
-        if (first) await q.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [unit.lockKey])
-        else {
-          const { rows } = await q.query<{ ok: boolean }>(
-            'SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS ok',
-            [unit.lockKey],
-          )
-          if (!rows[0]?.ok) throw new Busy()
-        }
-      }
-      const notes = await unit.run(q)
-      await q.query('RELEASE SAVEPOINT unit')
+      const results = (await q.query(text)) as unknown as pg.QueryResult | pg.QueryResult[]
+      const last = Array.isArray(results) ? results[results.length - 1] : results
+      if (unit.lockKey !== undefined && !first && last?.rows[0]?.ok !== true) throw new Busy()
+      const notes = await unit.run(q, shared)
+      this.pendingRelease = true
       return notes
     } catch (err) {
+      // What the unit left for later units is dropped with it.
+      shared.clear()
+      for (const [k, v] of shared0) shared.set(k, v)
       // Locks the unit took are released with its savepoint; an unusable connection throws here.
-      await q.query('ROLLBACK TO SAVEPOINT unit')
-      await q.query('RELEASE SAVEPOINT unit')
+      await q.query('ROLLBACK TO SAVEPOINT unit; RELEASE SAVEPOINT unit')
       if (err instanceof Busy) return 'again'
       if (isRetryable(err) && job.tries < RETRIES) {
         job.tries++
         // Alone in a batch, it waits for locks holding none; otherwise the batch commits first.
-        return first ? this.runOne(q, job, true) : 'again'
+        return first ? this.runOne(q, job, true, shared) : 'again'
       }
       unit.failed(err)
       return 'failed'

@@ -180,11 +180,13 @@ export class PostgresStore implements EventStore {
       let value: T
       this.batcher.push({
         lockKey: groupId === undefined ? undefined : groupKey(groupId),
-        run: async (q) => {
-          tx = new PgTransaction(q, this.relayKey())
+        run: async (q, shared) => {
+          tx = new PgTransaction(q, this.relayKey(), shared as Shared)
           if (groupId !== undefined) tx.held(groupId)
           value = await fn(tx)
-          return this.notices(q, tx)
+          const notes = await this.notices(q, tx)
+          tx.share()
+          return notes
         },
         committed: () => {
           if (tx) this.committed(tx)
@@ -423,6 +425,13 @@ export class PostgresStore implements EventStore {
   }
 }
 
+/**
+ * What the units of one batch leave for the later ones, valid because the batch holds the locks
+ * they took until its COMMIT: `g:<id>` the group records read or written (null: none), `r:<id>`
+ * the `previous` windows read, kept current by the batch's inserts.
+ */
+type Shared = Map<string, { json: string; g: GroupRecord } | null | { n: number; list: RingEntry[] }>
+
 /** The open transaction of one {@link PostgresStore.unit}. */
 class PgTransaction implements StoreTransaction {
   /** Group records written by this unit (null: dropped) with their new versions. */
@@ -437,10 +446,46 @@ class PgTransaction implements StoreTransaction {
   private readonly read = new Map<string, { json: string; g: GroupRecord } | null>()
   private readonly locked = new Set<string>()
 
+  /** `previous` windows this unit read or extended (newest first), shared with later units on success. */
+  private readonly rings = new Map<string, { n: number; list: RingEntry[] }>()
+  /** This unit deleted events: every window known to the batch is dropped. */
+  private ringsDropped = false
+
   constructor(
     private readonly q: Q,
     private readonly relayKey: string,
+    private readonly shared: Shared = new Map(),
   ) {}
+
+  /** The unit succeeded: what it read and wrote under its locks is left for the batch's later units. */
+  share(): void {
+    if (this.ringsDropped)
+      for (const k of [...this.shared.keys()]) if (k.startsWith('r:')) this.shared.delete(k)
+    for (const [id, r] of this.read) this.shared.set(`g:${id}`, r)
+    for (const [id, { g }] of this.overlay)
+      this.shared.set(`g:${id}`, g === null ? null : { json: JSON.stringify(g), g })
+    for (const [id, r] of this.rings) this.shared.set(`r:${id}`, r)
+  }
+
+  private dropRings(): void {
+    this.rings.clear()
+    this.ringsDropped = true
+  }
+
+  /** An event this unit stored joins the front of its group's window, if one is known. */
+  private ringInsert(event: NostrEvent, grp: string | null): void {
+    if (grp === null || (event.kind >= 39000 && event.kind <= 39005)) return
+    const known =
+      this.rings.get(grp) ??
+      (this.ringsDropped
+        ? undefined
+        : (this.shared.get(`r:${grp}`) as { n: number; list: RingEntry[] } | undefined))
+    if (!known) return
+    this.rings.set(grp, {
+      n: known.n,
+      list: [{ id: event.id, pubkey: event.pubkey }, ...known.list].slice(0, known.n),
+    })
+  }
 
   /** The group's advisory lock was taken for this unit already. */
   held(id: string): void {
@@ -466,6 +511,12 @@ class PgTransaction implements StoreTransaction {
     // Held under its lock, a record read once cannot change until this transaction ends.
     const known = this.read.get(id)
     if (known !== undefined) return known?.g
+    const earlier = this.shared.get(`g:${id}`) as { json: string; g: GroupRecord } | null | undefined
+    if (earlier !== undefined) {
+      this.locked.add(id)
+      this.read.set(id, earlier)
+      return earlier?.g
+    }
     await this.lock(id)
     const [row] = await rows<{ state: string }>(this.q, 'SELECT state FROM groups WHERE id = $1', [
       pgText(id),
@@ -508,24 +559,10 @@ class PgTransaction implements StoreTransaction {
           event.created_at > old.created_at || (event.created_at === old.created_at && event.id < old.id)
         if (!newer) return 'stale'
         await q.query('DELETE FROM events WHERE seq = $1', [old.seq])
+        this.dropRings()
       }
     }
     const grp = groupColumn(event, this.relayKey)
-    const [row] = await rows<{ seq: number }>(
-      q,
-      `INSERT INTO events (id, pubkey, kind, created_at, d, grp, json) VALUES ($1, $2, $3, $4, $5, $6, $7)
-       ON CONFLICT (id) DO NOTHING RETURNING seq`,
-      [
-        event.id,
-        event.pubkey,
-        event.kind,
-        event.created_at,
-        d,
-        grp === null ? null : pgText(grp),
-        JSON.stringify(event),
-      ],
-    )
-    if (!row) return 'duplicate'
     const names: string[] = []
     const values: string[] = []
     const seen = new Set<string>()
@@ -539,13 +576,31 @@ class PgTransaction implements StoreTransaction {
       names.push(name)
       values.push(v)
     }
-    if (names.length > 0)
-      await q.query(
-        `INSERT INTO tags (event, name, value, created_at)
-         SELECT $1, n, v, $2 FROM unnest($3::text[], $4::text[]) AS x (n, v)`,
-        [row.seq, event.created_at, names, values],
-      )
+    // The row and its tags in one round trip.
+    const [row] = await rows<{ seq: number }>(
+      q,
+      `WITH ins AS (
+         INSERT INTO events (id, pubkey, kind, created_at, d, grp, json) VALUES ($1, $2, $3, $4, $5, $6, $7)
+         ON CONFLICT (id) DO NOTHING RETURNING seq),
+       t AS (
+         INSERT INTO tags (event, name, value, created_at)
+         SELECT ins.seq, x.n, x.v, $4 FROM ins, unnest($8::text[], $9::text[]) AS x (n, v))
+       SELECT seq FROM ins`,
+      [
+        event.id,
+        event.pubkey,
+        event.kind,
+        event.created_at,
+        d,
+        grp === null ? null : pgText(grp),
+        JSON.stringify(event),
+        names,
+        values,
+      ],
+    )
+    if (!row) return 'duplicate'
     this.events.push(event)
+    this.ringInsert(event, grp === null ? null : pgText(grp))
     return 'saved'
   }
 
@@ -557,6 +612,7 @@ class PgTransaction implements StoreTransaction {
   async deleteIds(ids: readonly string[]): Promise<number> {
     if (ids.length === 0) return 0
     const r = await this.q.query('DELETE FROM events WHERE id = ANY($1::text[])', [[...ids]])
+    this.dropRings()
     return r.rowCount ?? 0
   }
   async deleteGroupEvents(groupId: string, keepId: string): Promise<string[]> {
@@ -565,6 +621,7 @@ class PgTransaction implements StoreTransaction {
       'DELETE FROM events WHERE grp = $1 AND id <> $2 RETURNING id',
       [pgText(groupId), keepId],
     )
+    this.dropRings()
     return gone.map((r) => r.id)
   }
   async rememberDeleted(ids: readonly string[], at: number): Promise<void> {
@@ -588,6 +645,12 @@ class PgTransaction implements StoreTransaction {
     return row && plain(row)
   }
   async ring(groupId: string, n: number): Promise<RingEntry[]> {
+    const known =
+      this.rings.get(groupId) ??
+      (this.ringsDropped
+        ? undefined
+        : (this.shared.get(`r:${groupId}`) as { n: number; list: RingEntry[] } | undefined))
+    if (known && known.n >= n) return known.list.slice(0, n)
     const ring = await rows<RingEntry>(
       this.q,
       // Arrival order: the group's lock serializes its inserts, so seq is the order they were accepted.
@@ -595,7 +658,9 @@ class PgTransaction implements StoreTransaction {
        ORDER BY seq DESC LIMIT $2`,
       [pgText(groupId), n],
     )
-    return ring.map((r) => ({ id: r.id, pubkey: r.pubkey }))
+    const list = ring.map((r) => ({ id: r.id, pubkey: r.pubkey }))
+    this.rings.set(groupId, { n, list })
+    return list
   }
   async saveGroup(g: GroupRecord): Promise<void> {
     const state = JSON.stringify(g)
