@@ -10,11 +10,15 @@ const BUSY_MS = 10
 const BUSY_UNITS = 4
 /** A batch commits after this many units, so one COMMIT never waits on an endless queue. */
 const MAX_UNITS = 500
+/** Batches under way at once in one process, each on its own connection. */
+const LANES = 4
 /** A unit that meets a deadlock or a serialization failure is run again, at most this many times. */
 const RETRIES = 8
 
 /** One unit of work for the {@link PgBatcher}: what the store queues for each `unit` call. */
 export interface BatchUnit {
+  /** The unit's group: units of one group run in one lane, in call order. */
+  readonly groupId: string | undefined
   /** The advisory lock key of the unit's group (taken before it runs), if it has one. */
   readonly lockKey: string | undefined
   /**
@@ -40,8 +44,10 @@ class Busy extends Error {}
 const ignore = () => {}
 
 /**
- * Group commit on PostgreSQL: the units queued in one process run one after another, in call order,
- * on one connection, in one transaction, each inside its own SAVEPOINT (a unit that throws leaves
+ * Group commit on PostgreSQL. The units of one process run in {@link LANES} lanes, each a batch at a
+ * time on its own connection; a group's units stay in one lane while any of them is pending, so they
+ * run in call order. In a lane, the units run one after another, in one transaction, each inside
+ * its own SAVEPOINT (a unit that throws leaves
  * nothing of itself; the others stay). The COMMIT comes once the queue ran dry for a turn of the
  * event loop (under load a little later, {@link GATHER_MS}); every unit is answered only after it,
  * so nothing is acknowledged before it is durable, and a failed COMMIT rejects every unit of its
@@ -58,9 +64,51 @@ const ignore = () => {}
  *
  * @example
  * const batcher = new PgBatcher(pool, 'roost_events')
- * batcher.push({ lockKey: 'g:general', run: async (q) => [...], committed: () => ok(), failed: (e) => no(e) })
+ * batcher.push({ groupId: 'general', lockKey: 'g:general', run: async (q) => [...], committed: () => ok(), failed: (e) => no(e) })
  */
 export class PgBatcher {
+  private readonly lanes: Lane[]
+  /** The lane each group with units queued or running is bound to, and how many it has there. */
+  private readonly bound = new Map<string, { lane: Lane; units: number }>()
+
+  constructor(pool: pg.Pool, channel: string, lanes = LANES) {
+    this.lanes = Array.from({ length: lanes }, () => new Lane(pool, channel))
+  }
+
+  /**
+   * Queues a unit; it runs after every unit of its group queued before it. A group stays in one lane
+   * while it has units there; otherwise it goes to the lane with the fewest units waiting.
+   */
+  push(unit: BatchUnit): void {
+    const key = unit.groupId ?? ''
+    let entry = this.bound.get(key)
+    if (!entry) {
+      let lane = this.lanes[0] as Lane
+      for (const l of this.lanes) if (l.load < lane.load) lane = l
+      entry = { lane, units: 0 }
+      this.bound.set(key, entry)
+    }
+    entry.units++
+    const bound = entry
+    const release = () => {
+      if (--bound.units === 0 && this.bound.get(key) === bound) this.bound.delete(key)
+    }
+    bound.lane.push({
+      ...unit,
+      committed: () => {
+        release()
+        unit.committed()
+      },
+      failed: (err) => {
+        release()
+        unit.failed(err)
+      },
+    })
+  }
+}
+
+/** One lane of the {@link PgBatcher}: its units in call order, a batch at a time. */
+class Lane {
   private readonly queue: { unit: BatchUnit; tries: number }[] = []
   /** The lane runs (a batch is open or about to be). */
   private running: Promise<void> | undefined
@@ -76,19 +124,29 @@ export class PgBatcher {
     private readonly channel: string,
   ) {}
 
+  /** Units queued and not yet answered. */
+  load = 0
+
   /** Queues a unit; it runs after every unit queued before it. */
-  push(unit: BatchUnit): void {
+  push(given: BatchUnit): void {
+    this.load++
+    const unit: BatchUnit = {
+      ...given,
+      committed: () => {
+        this.load--
+        given.committed()
+      },
+      failed: (err) => {
+        this.load--
+        given.failed(err)
+      },
+    }
     this.queue.push({ unit, tries: 0 })
     this.wake?.()
     this.running ??= this.lane().finally(() => {
       this.running = undefined
       if (this.queue.length > 0) this.running = this.lane()
     })
-  }
-
-  /** Resolves once every queued unit was answered. */
-  async idle(): Promise<void> {
-    while (this.running) await this.running
   }
 
   private async lane(): Promise<void> {

@@ -179,6 +179,7 @@ export class PostgresStore implements EventStore {
       let tx: PgTransaction | undefined
       let value: T
       this.batcher.push({
+        groupId,
         lockKey: groupId === undefined ? undefined : groupKey(groupId),
         run: async (q, shared) => {
           tx = new PgTransaction(q, this.relayKey(), shared as Shared)
