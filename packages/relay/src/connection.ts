@@ -57,7 +57,8 @@ export class Connection implements Peer {
   private closing = false
   /** While closing, EVENTs still queued past this moment (`performance.now()`) are refused, not stored. */
   private closeBy = Number.POSITIVE_INFINITY
-  private corked = false
+  /** This turn of the event loop wrote a frame already (`'corked'`: and the socket is corked till its end). */
+  private turn: false | 'wrote' | 'corked' = false
   /** Output waiting behind a reply not yet ready; undefined when output can go at once. */
   private outTail: Promise<void> | undefined
   /** True while the reply at the head of the output line runs: its frames go straight out. */
@@ -209,6 +210,13 @@ export class Connection implements Peer {
     })
   }
 
+  /** The turn ended: what it corked leaves. */
+  private readonly endTurn = (): void => {
+    const corked = this.turn === 'corked'
+    this.turn = false
+    if (corked) (this.ws as unknown as { _socket?: { uncork(): void } })._socket?.uncork()
+  }
+
   /** Writes one frame now. */
   private write(text: string): void {
     if (this.ws.readyState !== this.ws.OPEN) return
@@ -217,15 +225,18 @@ export class Connection implements Peer {
       this.ws.close(1008, 'too slow to read')
       return
     }
-    // Small frames sent in one turn of the event loop (OKs, live events) leave in one write.
-    const socket = (this.ws as unknown as { _socket?: { cork(): void; uncork(): void } })._socket
-    if (socket && !this.corked && text.length < CORK_BELOW) {
-      this.corked = true
-      socket.cork()
-      setImmediate(() => {
-        this.corked = false
-        socket.uncork()
-      })
+    // The first frame of a turn leaves at once (a live event reaches the first of many subscribers
+    // without waiting for the others); small frames that follow in the same turn (OKs, live events
+    // of one batch) are corked and leave together at its end.
+    if (this.turn === false) {
+      this.turn = 'wrote'
+      setImmediate(this.endTurn)
+    } else if (this.turn === 'wrote' && text.length < CORK_BELOW) {
+      const socket = (this.ws as unknown as { _socket?: { cork(): void } })._socket
+      if (socket) {
+        this.turn = 'corked'
+        socket.cork()
+      }
     }
     this.ws.send(text)
   }

@@ -6,6 +6,7 @@ import type { GroupRecord } from '../groups/record'
 import { groupColumn, isAddressable, isReplaceable } from './database'
 import { allLists, dropListed, putListed } from './lists-pg'
 import { migrate } from './migrate'
+import { PgBatcher } from './pg-batch'
 import { Delivered, FanoutListener, SAMPLE_MS } from './pg-fanout'
 import { countableRows, pageRows, pgText, plain, queryRows, ROW_COLUMNS } from './query-postgres'
 import type {
@@ -31,8 +32,6 @@ const NOTIFY_MAX = 7000
 const MAX_INDEXED_VALUE = 512
 /** How many recently deleted ids are remembered (rule 14). */
 const DELETED_KEEP = 1024
-/** A unit that meets a deadlock or a serialization failure is run again, at most this many times. */
-const RETRIES = 8
 
 /** What both the pool and one checked-out client offer: a parameterized query. */
 type Q = Pick<pg.Pool, 'query'>
@@ -73,22 +72,19 @@ export interface PostgresStoreOptions {
 
 const ignore = () => {}
 
-const isRetryable = (err: unknown) => {
-  const code = (err as { code?: string }).code
-  return code === '40P01' || code === '40001'
-}
-
 /** The advisory lock key of a group (a 64-bit hash computed by the server). */
 const groupKey = (id: string) => `g:${pgText(id)}`
 
 /**
  * {@link EventStore} on PostgreSQL (15+), shared by any number of relay processes.
  *
- * - Each unit is one transaction that first takes the group's advisory lock; every other group whose
- *   record it reads is locked as it is read, and a deadlock between units is retried. Within one
- *   process, units of one group also queue in call order before taking a connection.
+ * - Group commit ({@link PgBatcher}): the units of one process run in call order, those of one turn
+ *   of the event loop (or of a short window under load) in one transaction, each in its own
+ *   savepoint and answered only after the COMMIT. A unit first takes its group's advisory lock
+ *   (held until its batch commits); every other group whose record it reads is locked as it is
+ *   read, and a deadlock between units is retried.
  * - Replaceable and addressable inserts lock their address, so two processes never keep two versions.
- * - Before committing, a unit NOTIFYs the events it stored (and relayed, when ephemeral) and the group
+ * - Before committing, a batch NOTIFYs the events its units stored (and relayed, when ephemeral) and the group
  *   records it wrote; every other process refreshes those records and hands the events to its live
  *   subscriptions, in commit order.
  *
@@ -104,8 +100,8 @@ export class PostgresStore implements EventStore {
   private readonly listListeners: (() => void)[] = []
   /** This process's mark on its notifications. */
   private readonly origin = randomBytes(9).toString('base64')
-  /** The end of each group's in-process queue. */
-  private readonly queues = new Map<string, Promise<unknown>>()
+  /** Runs the units, a batch per transaction. */
+  private readonly batcher: PgBatcher
   private readonly running = new Set<Promise<unknown>>()
   /** Notifications are handled one after another, in the order they arrive. */
   private inbox: Promise<void> = Promise.resolve()
@@ -132,6 +128,7 @@ export class PostgresStore implements EventStore {
       log,
     )
     this.delivered = new Delivered(pool)
+    this.batcher = new PgBatcher(pool, FANOUT_CHANNEL)
   }
 
   /** Connects, applies pending migrations, starts listening, then loads the group records. */
@@ -178,93 +175,54 @@ export class PostgresStore implements EventStore {
     committed?: (value: T) => void,
   ): Promise<T> {
     if (this.closed) return Promise.reject(new Error('the store is closed'))
-    const run = () => this.attempt(groupId, fn, committed)
-    let next: Promise<T>
-    if (groupId === undefined) next = run()
-    else {
-      next = (this.queues.get(groupId) ?? Promise.resolve()).then(run, run)
-      const settled = next.then(
-        () => undefined,
-        () => undefined,
-      )
-      this.queues.set(groupId, settled)
-      settled.then(() => {
-        if (this.queues.get(groupId) === settled) this.queues.delete(groupId)
+    const next = new Promise<T>((resolve, reject) => {
+      let tx: PgTransaction | undefined
+      let value: T
+      this.batcher.push({
+        groupId,
+        lockKey: groupId === undefined ? undefined : groupKey(groupId),
+        run: async (q, shared) => {
+          tx = new PgTransaction(q, this.relayKey(), shared as Shared)
+          if (groupId !== undefined) tx.held(groupId)
+          value = await fn(tx)
+          const notes = await this.notices(q, tx)
+          tx.share()
+          return notes
+        },
+        committed: () => {
+          if (tx) this.committed(tx)
+          try {
+            committed?.(value)
+          } catch {
+            // A hook's failure is its caller's; the unit is committed either way.
+          }
+          resolve(value)
+        },
+        failed: reject,
       })
-    }
+    })
     this.running.add(next)
     const done = () => this.running.delete(next)
     next.then(done, done)
     return next
   }
 
-  private async attempt<T>(
-    groupId: string | undefined,
-    fn: (tx: StoreTransaction) => Promise<T>,
-    hook?: (value: T) => void,
-  ): Promise<T> {
-    for (let attempt = 0; ; attempt++) {
-      let tx: PgTransaction | undefined
-      try {
-        const value = await this.transaction(async (q) => {
-          tx = new PgTransaction(q, this.relayKey())
-          if (groupId !== undefined) await tx.lock(groupId)
-          const out = await fn(tx)
-          await this.announce(q, tx)
-          return out
-        })
-        if (tx) this.committed(tx)
-        try {
-          hook?.(value)
-        } catch {
-          // A hook's failure is its caller's; the unit is committed either way.
-        }
-        return value
-      } catch (err) {
-        if (attempt < RETRIES && isRetryable(err)) continue
-        throw err
-      }
-    }
-  }
-
-  /** Runs `fn` in BEGIN … COMMIT on one pooled connection (ROLLBACK when it throws). */
-  private async transaction<T>(fn: (q: pg.PoolClient) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect()
-    // A connection lost mid-transaction also emits 'error'; the failed query reports it.
-    client.on('error', ignore)
-    let broken: unknown
-    try {
-      await client.query('BEGIN')
-      const out = await fn(client)
-      await client.query('COMMIT')
-      return out
-    } catch (err) {
-      await client.query('ROLLBACK').catch((e: unknown) => {
-        broken = e
-      })
-      throw err
-    } finally {
-      client.off('error', ignore)
-      // A connection that failed to roll back is not given back to the pool.
-      client.release(broken instanceof Error ? broken : undefined)
-    }
-  }
-
-  /** NOTIFYs what the unit did, inside its transaction, so other processes hear it in commit order. */
-  private async announce(q: Q, tx: PgTransaction): Promise<void> {
-    if (tx.events.length === 0 && tx.versions.size === 0 && !tx.listsChanged) return
+  /**
+   * What the unit tells the other processes (sent by its batch right before the COMMIT, so they
+   * hear it in commit order); a payload too large for NOTIFY is stored in `fanout` within the unit.
+   */
+  private async notices(q: Q, tx: PgTransaction): Promise<string[]> {
+    if (tx.events.length === 0 && tx.versions.size === 0 && !tx.listsChanged) return []
     const msg: Fanout = { o: this.origin }
     if (tx.events.length > 0) msg.e = tx.events
     if (tx.versions.size > 0) msg.g = Object.fromEntries(tx.versions)
     if (tx.listsChanged) msg.l = 1
-    let payload = JSON.stringify(msg)
-    if (Buffer.byteLength(payload) > NOTIFY_MAX) {
-      const [row] = await rows<{ seq: number }>(q, 'INSERT INTO fanout (payload) VALUES ($1) RETURNING seq', [
-        payload,
-      ])
-      payload = JSON.stringify({ o: this.origin, f: row?.seq })
-    }
-    await q.query('SELECT pg_notify($1, $2)', [FANOUT_CHANNEL, payload])
+    const payload = JSON.stringify(msg)
+    if (Buffer.byteLength(payload) <= NOTIFY_MAX) return [payload]
+    const [row] = await rows<{ seq: number }>(q, 'INSERT INTO fanout (payload) VALUES ($1) RETURNING seq', [
+      payload,
+    ])
+    return [JSON.stringify({ o: this.origin, f: row?.seq })]
   }
 
   /** A unit committed: its records become this process's view (its events went out at its commit). */
@@ -471,6 +429,13 @@ export class PostgresStore implements EventStore {
   }
 }
 
+/**
+ * What the units of one batch leave for the later ones, valid because the batch holds the locks
+ * they took until its COMMIT: `g:<id>` the group records read or written (null: none), `r:<id>`
+ * the `previous` windows read, kept current by the batch's inserts.
+ */
+type Shared = Map<string, { json: string; g: GroupRecord } | null | { n: number; list: RingEntry[] }>
+
 /** The open transaction of one {@link PostgresStore.unit}. */
 class PgTransaction implements StoreTransaction {
   /** Group records written by this unit (null: dropped) with their new versions. */
@@ -485,10 +450,51 @@ class PgTransaction implements StoreTransaction {
   private readonly read = new Map<string, { json: string; g: GroupRecord } | null>()
   private readonly locked = new Set<string>()
 
+  /** `previous` windows this unit read or extended (newest first), shared with later units on success. */
+  private readonly rings = new Map<string, { n: number; list: RingEntry[] }>()
+  /** This unit deleted events: every window known to the batch is dropped. */
+  private ringsDropped = false
+
   constructor(
     private readonly q: Q,
     private readonly relayKey: string,
+    private readonly shared: Shared = new Map(),
   ) {}
+
+  /** The unit succeeded: what it read and wrote under its locks is left for the batch's later units. */
+  share(): void {
+    if (this.ringsDropped)
+      for (const k of [...this.shared.keys()]) if (k.startsWith('r:')) this.shared.delete(k)
+    for (const [id, r] of this.read) this.shared.set(`g:${id}`, r)
+    for (const [id, { g }] of this.overlay)
+      this.shared.set(`g:${id}`, g === null ? null : { json: JSON.stringify(g), g })
+    for (const [id, r] of this.rings) this.shared.set(`r:${id}`, r)
+  }
+
+  private dropRings(): void {
+    this.rings.clear()
+    this.ringsDropped = true
+  }
+
+  /** An event this unit stored joins the front of its group's window, if one is known. */
+  private ringInsert(event: NostrEvent, grp: string | null): void {
+    if (grp === null || (event.kind >= 39000 && event.kind <= 39005)) return
+    const known =
+      this.rings.get(grp) ??
+      (this.ringsDropped
+        ? undefined
+        : (this.shared.get(`r:${grp}`) as { n: number; list: RingEntry[] } | undefined))
+    if (!known) return
+    this.rings.set(grp, {
+      n: known.n,
+      list: [{ id: event.id, pubkey: event.pubkey }, ...known.list].slice(0, known.n),
+    })
+  }
+
+  /** The group's advisory lock was taken for this unit already. */
+  held(id: string): void {
+    this.locked.add(id)
+  }
 
   /** Takes a group's advisory lock (held until the transaction ends). */
   async lock(id: string): Promise<void> {
@@ -509,6 +515,12 @@ class PgTransaction implements StoreTransaction {
     // Held under its lock, a record read once cannot change until this transaction ends.
     const known = this.read.get(id)
     if (known !== undefined) return known?.g
+    const earlier = this.shared.get(`g:${id}`) as { json: string; g: GroupRecord } | null | undefined
+    if (earlier !== undefined) {
+      this.locked.add(id)
+      this.read.set(id, earlier)
+      return earlier?.g
+    }
     await this.lock(id)
     const [row] = await rows<{ state: string }>(this.q, 'SELECT state FROM groups WHERE id = $1', [
       pgText(id),
@@ -551,24 +563,10 @@ class PgTransaction implements StoreTransaction {
           event.created_at > old.created_at || (event.created_at === old.created_at && event.id < old.id)
         if (!newer) return 'stale'
         await q.query('DELETE FROM events WHERE seq = $1', [old.seq])
+        this.dropRings()
       }
     }
     const grp = groupColumn(event, this.relayKey)
-    const [row] = await rows<{ seq: number }>(
-      q,
-      `INSERT INTO events (id, pubkey, kind, created_at, d, grp, json) VALUES ($1, $2, $3, $4, $5, $6, $7)
-       ON CONFLICT (id) DO NOTHING RETURNING seq`,
-      [
-        event.id,
-        event.pubkey,
-        event.kind,
-        event.created_at,
-        d,
-        grp === null ? null : pgText(grp),
-        JSON.stringify(event),
-      ],
-    )
-    if (!row) return 'duplicate'
     const names: string[] = []
     const values: string[] = []
     const seen = new Set<string>()
@@ -582,13 +580,31 @@ class PgTransaction implements StoreTransaction {
       names.push(name)
       values.push(v)
     }
-    if (names.length > 0)
-      await q.query(
-        `INSERT INTO tags (event, name, value, created_at)
-         SELECT $1, n, v, $2 FROM unnest($3::text[], $4::text[]) AS x (n, v)`,
-        [row.seq, event.created_at, names, values],
-      )
+    // The row and its tags in one round trip.
+    const [row] = await rows<{ seq: number }>(
+      q,
+      `WITH ins AS (
+         INSERT INTO events (id, pubkey, kind, created_at, d, grp, json) VALUES ($1, $2, $3, $4, $5, $6, $7)
+         ON CONFLICT (id) DO NOTHING RETURNING seq),
+       t AS (
+         INSERT INTO tags (event, name, value, created_at)
+         SELECT ins.seq, x.n, x.v, $4 FROM ins, unnest($8::text[], $9::text[]) AS x (n, v))
+       SELECT seq FROM ins`,
+      [
+        event.id,
+        event.pubkey,
+        event.kind,
+        event.created_at,
+        d,
+        grp === null ? null : pgText(grp),
+        JSON.stringify(event),
+        names,
+        values,
+      ],
+    )
+    if (!row) return 'duplicate'
     this.events.push(event)
+    this.ringInsert(event, grp === null ? null : pgText(grp))
     return 'saved'
   }
 
@@ -600,6 +616,7 @@ class PgTransaction implements StoreTransaction {
   async deleteIds(ids: readonly string[]): Promise<number> {
     if (ids.length === 0) return 0
     const r = await this.q.query('DELETE FROM events WHERE id = ANY($1::text[])', [[...ids]])
+    this.dropRings()
     return r.rowCount ?? 0
   }
   async deleteGroupEvents(groupId: string, keepId: string): Promise<string[]> {
@@ -608,6 +625,7 @@ class PgTransaction implements StoreTransaction {
       'DELETE FROM events WHERE grp = $1 AND id <> $2 RETURNING id',
       [pgText(groupId), keepId],
     )
+    this.dropRings()
     return gone.map((r) => r.id)
   }
   async rememberDeleted(ids: readonly string[], at: number): Promise<void> {
@@ -631,6 +649,12 @@ class PgTransaction implements StoreTransaction {
     return row && plain(row)
   }
   async ring(groupId: string, n: number): Promise<RingEntry[]> {
+    const known =
+      this.rings.get(groupId) ??
+      (this.ringsDropped
+        ? undefined
+        : (this.shared.get(`r:${groupId}`) as { n: number; list: RingEntry[] } | undefined))
+    if (known && known.n >= n) return known.list.slice(0, n)
     const ring = await rows<RingEntry>(
       this.q,
       // Arrival order: the group's lock serializes its inserts, so seq is the order they were accepted.
@@ -638,7 +662,9 @@ class PgTransaction implements StoreTransaction {
        ORDER BY seq DESC LIMIT $2`,
       [pgText(groupId), n],
     )
-    return ring.map((r) => ({ id: r.id, pubkey: r.pubkey }))
+    const list = ring.map((r) => ({ id: r.id, pubkey: r.pubkey }))
+    this.rings.set(groupId, { n, list })
+    return list
   }
   async saveGroup(g: GroupRecord): Promise<void> {
     const state = JSON.stringify(g)

@@ -1,0 +1,189 @@
+/**
+ * Group commit on PostgreSQL: a burst of EVENTs shares transactions, every OK comes after the
+ * COMMIT that made its event durable, a unit the database refuses fails alone, and a batch whose
+ * COMMIT never completes acknowledges nothing.
+ */
+import { randomBytes } from 'node:crypto'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { NostrEvent } from 'nostr-tools'
+import pg from 'pg'
+import { afterEach, describe, expect, it } from 'vitest'
+import { BACKEND, h, pgDatabase, RawClient, relay, user } from './helpers'
+
+const clients: pg.Client[] = []
+afterEach(async () => {
+  for (const c of clients.splice(0)) await c.end().catch(() => {})
+})
+
+/** A relay on a database of its own, and a direct connection to that database. */
+async function setup() {
+  const path = join(tmpdir(), `group-commit-${randomBytes(6).toString('hex')}.db`)
+  const url = await pgDatabase(path)
+  const sql = new pg.Client(url)
+  await sql.connect()
+  clients.push(sql)
+  const r = await relay({ db: path, workers: 2, rateLimit: { events: 0, perSeconds: 1 } })
+  return { r, sql, url }
+}
+
+/** Sends every event at once; resolves with the OK frames (in arrival order) once all are in. */
+function burst(c: RawClient, events: NostrEvent[], onOk?: (id: string) => void): Promise<unknown[][]> {
+  const ids = new Set(events.map((e) => e.id))
+  const oks: unknown[][] = []
+  return new Promise((resolve) => {
+    c.ws.on('message', (data) => {
+      const m = JSON.parse(String(data)) as unknown[]
+      if (m[0] !== 'OK' || !ids.has(m[1] as string)) return
+      oks.push(m)
+      onOk?.(m[1] as string)
+      if (oks.length === events.length) resolve(oks)
+    })
+    for (const e of events) c.send(['EVENT', e])
+  })
+}
+
+describe.skipIf(BACKEND !== 'postgres')('PostgreSQL group commit', () => {
+  it('stores a burst from several connections into several groups in order, in shared transactions, each OK after its commit', {
+    timeout: 120_000,
+  }, async () => {
+    const { r, sql, url } = await setup()
+    const groups = [await r.createGroup({}), await r.createGroup({})]
+    // Which top-level transaction stored each event (a unit's savepoint has an id of its own).
+    await sql.query(`
+      CREATE TABLE stored_by (id text, xid bigint);
+      CREATE FUNCTION note_xid() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN INSERT INTO stored_by VALUES (NEW.id, txid_current()); RETURN NULL; END $$;
+      CREATE TRIGGER note_xid AFTER INSERT ON events FOR EACH ROW EXECUTE FUNCTION note_xid();`)
+    const users = Array.from({ length: 3 }, () => user())
+    const conns = await Promise.all(users.map(() => RawClient.open(r.url)))
+    // Each OK is checked against the database as it arrives: the row must be committed already.
+    const watcher = new pg.Client(url)
+    await watcher.connect()
+    clients.push(watcher)
+    const missing: string[] = []
+    let checks = Promise.resolve()
+    const check = (id: string) => {
+      checks = checks
+        .then(() => watcher.query('SELECT 1 FROM events WHERE id = $1', [id]))
+        .then(({ rowCount }) => {
+          if (rowCount !== 1) missing.push(id)
+        })
+    }
+    const sent = users.map((u, i) =>
+      Array.from({ length: 60 }, (_, k) =>
+        u.sign({ kind: 9, tags: h(groups[k % 2] as string), content: `${i}/${k}` }),
+      ),
+    )
+    const oks = await Promise.all(conns.map((c, i) => burst(c, sent[i] as NostrEvent[], check)))
+    await checks
+    expect(missing).toEqual([])
+    for (const [i, events] of sent.entries()) {
+      // Answered in the order sent, every one accepted.
+      expect(oks[i]?.map((f) => f[1])).toEqual(events.map((e) => e.id))
+      expect(oks[i]?.filter((f) => f[2] !== true)).toEqual([])
+      // Stored in the order sent, within each group.
+      for (const g of groups) {
+        const { rows } = await sql.query<{ id: string }>(
+          'SELECT id FROM events WHERE grp = $1 AND pubkey = $2 AND kind = 9 ORDER BY seq',
+          [g, users[i]?.pk],
+        )
+        expect(rows.map((row) => row.id)).toEqual(events.filter((e) => e.tags[0]?.[1] === g).map((e) => e.id))
+      }
+    }
+    // 180 events in fewer transactions than events: units shared their COMMITs.
+    const { rows } = await sql.query<{ n: number }>(
+      'SELECT count(DISTINCT xid)::int AS n FROM stored_by WHERE id = ANY($1::text[])',
+      [sent.flat().map((e) => e.id)],
+    )
+    expect(rows[0]?.n).toBeLessThan(180)
+  })
+
+  it('fails only the unit the database refuses: the others of its batch are stored and acknowledged', {
+    timeout: 120_000,
+  }, async () => {
+    const { r, sql } = await setup()
+    const g = await r.createGroup({})
+    await sql.query(`
+      CREATE FUNCTION refuse_marked() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.json LIKE '%"content":"refuse me"%' THEN RAISE EXCEPTION 'refused by the test'; END IF;
+        RETURN NEW;
+      END $$;
+      CREATE TRIGGER refuse_marked BEFORE INSERT ON events FOR EACH ROW EXECUTE FUNCTION refuse_marked();`)
+    const users = Array.from({ length: 3 }, () => user())
+    const conns = await Promise.all(users.map(() => RawClient.open(r.url)))
+    const sent = users.map((u, i) =>
+      Array.from({ length: 30 }, (_, k) =>
+        u.sign({ kind: 9, tags: h(g), content: k === 15 && i === 1 ? 'refuse me' : `${i}/${k}` }),
+      ),
+    )
+    const oks = await Promise.all(conns.map((c, i) => burst(c, sent[i] as NostrEvent[])))
+    const refused = sent[1]?.[15] as NostrEvent
+    for (const [i, events] of sent.entries()) {
+      expect(oks[i]?.map((f) => f[1])).toEqual(events.map((e) => e.id))
+      const expected = events.map((e) => e.id !== refused.id)
+      expect(oks[i]?.map((f) => f[2])).toEqual(expected)
+    }
+    const { rows } = await sql.query<{ id: string }>('SELECT id FROM events WHERE grp = $1 AND kind = 9', [g])
+    const stored = new Set(rows.map((row) => row.id))
+    expect(stored.size).toBe(89)
+    expect(stored.has(refused.id)).toBe(false)
+  })
+
+  it('acknowledges nothing of a batch whose COMMIT never completes (its connection killed)', {
+    timeout: 120_000,
+  }, async () => {
+    const { r, sql, url } = await setup()
+    const g = await r.createGroup({})
+    // A deferred trigger runs at COMMIT and waits there for a lock this test holds.
+    await sql.query(`
+      CREATE FUNCTION hold_commit() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN PERFORM pg_advisory_xact_lock(4242); RETURN NULL; END $$;
+      CREATE CONSTRAINT TRIGGER hold_commit AFTER INSERT ON events DEFERRABLE INITIALLY DEFERRED
+        FOR EACH ROW EXECUTE FUNCTION hold_commit();`)
+    const holder = new pg.Client(url)
+    await holder.connect()
+    clients.push(holder)
+    await holder.query('BEGIN')
+    await holder.query('SELECT pg_advisory_xact_lock(4242)')
+    const u = user()
+    const c = await RawClient.open(r.url)
+    const events = Array.from({ length: 20 }, (_, k) => u.sign({ kind: 9, tags: h(g), content: `${k}` }))
+    const answered = burst(c, events)
+    // Each batch waits in its COMMIT: the connection holding it is killed there, until every
+    // EVENT was answered.
+    let done = false
+    answered.then(() => {
+      done = true
+    })
+    let killed = 0
+    while (!done) {
+      const { rows } = await sql.query<{ pid: number }>(
+        `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event = 'advisory'
+         AND pid <> $1`,
+        [(holder as unknown as { processID: number }).processID],
+      )
+      if (rows.length > 0 && killed === 0) expect(c.frames.filter((f) => f[0] === 'OK')).toEqual([])
+      for (const { pid } of rows) {
+        await sql.query('SELECT pg_terminate_backend($1)', [pid])
+        killed++
+      }
+      await new Promise((resolve) => setTimeout(resolve, 25))
+    }
+    expect(killed).toBeGreaterThan(0)
+    const oks = await answered
+    expect(oks.filter((f) => f[2] === true)).toEqual([])
+    await holder.query('ROLLBACK')
+    const { rows } = await sql.query<{ id: string }>('SELECT id FROM events WHERE id = ANY($1::text[])', [
+      events.map((e) => e.id),
+    ])
+    expect(rows).toEqual([])
+    // The relay goes on: without the trigger, the next EVENT is stored and acknowledged.
+    await sql.query('DROP TRIGGER hold_commit ON events')
+    expect(await c.publish(u.sign({ kind: 9, tags: h(g), content: 'after' }))).toEqual({
+      ok: true,
+      message: '',
+    })
+  })
+})
