@@ -25,7 +25,12 @@ import { CORPUS } from './markdown-corpus'
 
 setWebSocketImplementation(WebSocket)
 
-/** The longest task the page may run while the group opens (the Long Tasks API's view). */
+/**
+ * The longest task the page may run while the group opens (the Long Tasks API's view). On a
+ * loaded machine a page's every task runs longer, so the bound is also measured: opening a group
+ * of as many ordinary messages of the same lengths, just before, and hostile ones may take at most
+ * twice as long as that (whichever of the two bounds is larger).
+ */
 const LONG_TASK_MS = 200
 
 let stack: Stack
@@ -33,6 +38,14 @@ let ada: Person
 const crashes: string[] = []
 /** The corpus as posted: event id → input. */
 const posted = new Map<string, { name: string; text: string }>()
+/** Ordinary messages of the corpus's lengths, as posted in the baseline group. */
+const ordinary = new Set<string>()
+
+/** Everyday Markdown, message `n`, repeated to `length` characters. */
+function everyday(n: number, length: number): string {
+  const line = `**Hello** _there_, see [the site](https://example.com/${n}) and \`some code\` today.\n\n`
+  return line.repeat(Math.ceil(length / line.length)).slice(0, length)
+}
 
 /** Letters and digits: what must survive formatting, whatever markup is consumed. */
 function letters(s: string): string {
@@ -96,10 +109,12 @@ beforeAll(async () => {
   stack = await startStack()
   await stack.relay.createGroup({ id: 'lobby', name: 'Lobby' })
   await stack.relay.createGroup({ id: 'hostile', name: 'Hostile' })
+  await stack.relay.createGroup({ id: 'plain', name: 'Plain' })
   ada = await newPerson(stack)
   ada.page.on('crash', () => crashes.push('renderer crashed'))
   await signUp(stack, ada, 'Ada')
   await joinByCode(ada, `${stack.relay.url}'hostile`)
+  await joinByCode(ada, `${stack.relay.url}'plain`)
   await joinByCode(ada, `${stack.relay.url}'lobby`)
   await ada.page.getByRole('heading', { name: /Lobby/ }).waitFor()
 
@@ -121,6 +136,9 @@ beforeAll(async () => {
       .getByText('number', { exact: true })
       .first()
       .waitFor()
+    await post('plain', 9021, '')
+    for (const [n, input] of CORPUS.entries())
+      ordinary.add((await post('plain', 9, everyday(n, input.text.length))).id)
     await post('hostile', 9021, '')
     for (const input of CORPUS) posted.set((await post('hostile', 9, input.text)).id, input)
   } finally {
@@ -148,34 +166,44 @@ describe('a group full of hostile Markdown', () => {
     const active = () =>
       page.evaluate(() => document.activeElement?.closest('article')?.getAttribute('data-id') ?? '')
 
-    await sidebarGroup(ada, 'Hostile').click()
-    await page.getByRole('heading', { name: /Hostile/ }).waitFor()
-    const log = page.getByRole('log', { name: 'Messages' })
-    await expect
-      .poll(async () => Number(await log.getAttribute('data-rows')), { timeout: 60_000 })
-      .toBeGreaterThanOrEqual(CORPUS.length)
-    await screenshot(page, 'hostile-markdown-open')
-
-    // From the newest message up to the oldest, one ↑ at a time: each is shown in turn.
-    await page.getByRole('textbox', { name: 'Message Hostile' }).focus()
-    await page.keyboard.press('Shift+Tab')
-    const order: string[] = []
-    for (let step = 0; step < CORPUS.length * 2 && order.length < posted.size; step++) {
-      const id = await active()
-      if (posted.has(id) && !order.includes(id)) {
-        order.push(id)
-        expect((await shown(ada, id)).depth).toBeLessThanOrEqual(MARKDOWN_BOUNDS.depth)
+    /** Opens `group` and walks from its newest message up to the oldest, one ↑ at a time; its long tasks. */
+    const openAndWalk = async (group: string, ids: { has(id: string): boolean; size: number }) => {
+      await longTasks()
+      await sidebarGroup(ada, group).click()
+      await page.getByRole('heading', { name: new RegExp(group) }).waitFor()
+      const log = page.getByRole('log', { name: 'Messages' })
+      await expect
+        .poll(async () => Number(await log.getAttribute('data-rows')), { timeout: 60_000 })
+        .toBeGreaterThanOrEqual(CORPUS.length)
+      await page.getByRole('textbox', { name: `Message ${group}` }).focus()
+      await page.keyboard.press('Shift+Tab')
+      const order: string[] = []
+      for (let step = 0; step < CORPUS.length * 2 && order.length < ids.size; step++) {
+        const id = await active()
+        if (ids.has(id) && !order.includes(id)) {
+          order.push(id)
+          if (posted.has(id)) expect((await shown(ada, id)).depth).toBeLessThanOrEqual(MARKDOWN_BOUNDS.depth)
+        }
+        await page.keyboard.press('ArrowUp')
+        await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe('ARTICLE')
       }
-      await page.keyboard.press('ArrowUp')
-      await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe('ARTICLE')
+      expect(order.length, group).toBe(ids.size)
+      return longTasks()
     }
-    expect(order.length).toBe(posted.size)
-    const opening = await longTasks()
+
+    // The same walk through everyday Markdown first: what this machine's tasks cost right now.
+    const baseline = await openAndWalk('Plain', ordinary)
+    const opening = await openAndWalk('Hostile', posted)
+    await screenshot(page, 'hostile-markdown-open')
     expect(crashes).toEqual([])
+    const bound = Math.max(LONG_TASK_MS, 2 * Math.max(0, ...baseline))
+    console.log(
+      `longest task opening (ms): everyday ${Math.round(Math.max(0, ...baseline))}, hostile ${Math.round(Math.max(0, ...opening))}`,
+    )
     expect(
       Math.max(0, ...opening),
-      `long tasks while the group opened: ${opening.map(Math.round).join(', ')}`,
-    ).toBeLessThan(LONG_TASK_MS)
+      `long tasks while the group opened: ${opening.map(Math.round).join(', ')}; everyday Markdown: ${baseline.map(Math.round).join(', ')}`,
+    ).toBeLessThan(bound)
 
     // Each message shown whole, one by one from the oldest (the list's stop is still there, where
     // the walk up ended): every letter, no deeper than the bound.
