@@ -10,7 +10,12 @@ import { InvalidRelaysError } from './errors'
  */
 export type RelaysOption =
   | readonly string[]
-  | { readonly read: readonly string[]; readonly write: readonly string[] }
+  | {
+      /** Relays to read from (NIP-65 `read`). */
+      readonly read: readonly string[]
+      /** Relays to publish to (NIP-65 `write`). */
+      readonly write: readonly string[]
+    }
 
 /** Normalized, deduplicated read and write relays. */
 export interface UserRelays {

@@ -11,6 +11,7 @@ import { type EventStore, MemoryEventStore } from './store'
 
 /** Options of the read-state sync `createRoost` builds (pool, signer, store and relays are its own). */
 export type RoostReadStateOptions = Omit<ReadStateSyncOptions, 'pool' | 'signer' | 'store' | 'relays'> & {
+  /** Relays for the read state alone, when they differ from the account's `relays` (the default). */
   relays?: ReadStateSyncOptions['relays']
 }
 

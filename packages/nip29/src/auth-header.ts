@@ -26,7 +26,19 @@ export class AuthorizationError extends RoostError {
 }
 
 /** The verdict of a server-side authorization check. @example if (!r.ok) reply(401, r.reason) */
-export type AuthCheck = { ok: true; pubkey: string } | { ok: false; reason: string }
+export type AuthCheck =
+  | {
+      /** The header is valid. */
+      ok: true
+      /** Hex public key of the signer, the authenticated user. */
+      pubkey: string
+    }
+  | {
+      /** The header was refused. */
+      ok: false
+      /** A short English sentence saying why, fit for a 401 response (e.g. `'bad signature'`). */
+      reason: string
+    }
 
 /** Checks an event's id and signature; nostr-tools' `verifyEvent` unless injected. */
 export type VerifyEvent = (event: NostrEvent) => boolean

@@ -11,7 +11,18 @@ import { type BuilderOptions, groupTemplate } from './template'
  * (and its kind, for the `nevent` link).
  * @example id.message('yes', { replyTo: { id: parent.id, pubkey: parent.pubkey, relay: key.relay } })
  */
-export type ReplyTarget = string | { id: string; pubkey?: string; relay?: string; kind?: number }
+export type ReplyTarget =
+  | string
+  | {
+      /** Hex id of the replied-to event. */
+      id: string
+      /** Hex pubkey of its author; without it the `q` tag carries no author. */
+      pubkey?: string
+      /** A relay URL where it can be found (usually the group's), for the `q` tag and the `nevent` link. */
+      relay?: string
+      /** Its kind, added to the `nevent` link when given. */
+      kind?: number
+    }
 
 /** Options of {@link GroupId.message}. @example { replyTo: parent.id, previous } */
 export interface MessageOptions extends BuilderOptions {

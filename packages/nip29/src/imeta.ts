@@ -16,7 +16,12 @@ export interface ImetaFields {
   /** Size in bytes. */
   size?: number
   /** Pixel dimensions (`dim WxH`). */
-  dim?: { width: number; height: number }
+  dim?: {
+    /** Width in pixels. */
+    width: number
+    /** Height in pixels. */
+    height: number
+  }
   /** A BlurHash placeholder. */
   blurhash?: string
   /** Accessibility description. */

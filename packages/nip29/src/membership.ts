@@ -13,11 +13,30 @@ import { KINDS } from './kinds'
  * if (membership.status === 'refused') showError(membership.reason)
  */
 export type Membership =
-  | { status: 'unknown' }
-  | { status: 'pending'; since: number }
-  | { status: 'member' }
-  | { status: 'refused'; reason: string }
-  | { status: 'removed' }
+  | {
+      /** Nothing says whether we are a member. */
+      status: 'unknown'
+    }
+  | {
+      /** Our join request was accepted, not yet acted on. */
+      status: 'pending'
+      /** When our 9021 was accepted, Unix seconds: the `now` given to {@link membershipAfterReply}. */
+      since: number
+    }
+  | {
+      /** We are a member. */
+      status: 'member'
+    }
+  | {
+      /** The relay refused our join request. */
+      status: 'refused'
+      /** The relay's OK message as sent (e.g. `restricted: invite only`); may be empty. */
+      reason: string
+    }
+  | {
+      /** We were removed, or left. */
+      status: 'removed'
+    }
 
 /** Options of {@link foldMembership}. @example { trusted: (pk) => pk === relayKey || admins.contains(pk) } */
 export interface FoldOptions {
@@ -33,7 +52,12 @@ export interface FoldOptions {
    * the relay's events are compared with each other only, never with our own clock (which may run
    * ahead of the relay's), so a 9000 signed a second "before" our 9021 still makes us a member.
    */
-  answer?: { membership: Membership; known: readonly string[] }
+  answer?: {
+    /** What the reply made of us, from {@link membershipAfterReply}. */
+    membership: Membership
+    /** Ids of the events naming us (9000/9001/39002) already known when the relay answered. */
+    known: readonly string[]
+  }
 }
 
 function record(e: unknown): Record<string, unknown> | undefined {

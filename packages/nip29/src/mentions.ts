@@ -18,11 +18,58 @@ import { KINDS } from './kinds'
  * for (const s of parseContent(message.content)) if (s.type === 'mention') renderName(s.pubkey)
  */
 export type ContentSegment =
-  | { type: 'text'; raw: string }
-  | { type: 'mention'; raw: string; pubkey: string; relays: string[] }
-  | { type: 'event'; raw: string; id: string; relays: string[]; author?: string; kind?: number }
-  | { type: 'address'; raw: string; kind: number; pubkey: string; identifier: string; relays: string[] }
-  | { type: 'url'; raw: string; url: string }
+  | {
+      /** Plain text. */
+      type: 'text'
+      /** The text itself. */
+      raw: string
+    }
+  | {
+      /** A person named with NIP-27. */
+      type: 'mention'
+      /** The text as written, `nostr:` prefix included when present. */
+      raw: string
+      /** Hex public key of the person. */
+      pubkey: string
+      /** Relay hints from an `nprofile` (`[]` for an `npub`). */
+      relays: string[]
+    }
+  | {
+      /** A reference to one event. */
+      type: 'event'
+      /** The text as written, `nostr:` prefix included when present. */
+      raw: string
+      /** Hex id of the event. */
+      id: string
+      /** Relay hints from an `nevent` (`[]` for a `note`). */
+      relays: string[]
+      /** Hex pubkey of the event's author, when the `nevent` carries a valid one. */
+      author?: string
+      /** The event's kind, when the `nevent` carries one. */
+      kind?: number
+    }
+  | {
+      /** A reference to an addressable event. */
+      type: 'address'
+      /** The text as written, `nostr:` prefix included when present. */
+      raw: string
+      /** The event's kind (e.g. 39000 for a group's metadata). */
+      kind: number
+      /** Hex pubkey of the event's author. */
+      pubkey: string
+      /** Its `d` tag (a group's id for a group). */
+      identifier: string
+      /** Relay hints from the `naddr`; may be `[]`. */
+      relays: string[]
+    }
+  | {
+      /** An http(s) link. */
+      type: 'url'
+      /** The link as written, trailing punctuation left out. */
+      raw: string
+      /** The link as the URL parser writes it (host lowercased, spaces escaped): the one to open. */
+      url: string
+    }
 
 const BECH32 = '[02-9ac-hj-np-z]'
 // One alternation, scanned left to right: a nostr entity (with or without `nostr:`) or a URL.
@@ -168,7 +215,9 @@ export function mentionUri(pubkey: string, relays?: readonly string[]): string {
 
 /** A person to mention in {@link composeMentions}. @example { pubkey: bob } */
 export interface MentionPart {
+  /** Hex public key of the person. */
   pubkey: string
+  /** Relay hints where their profile is found; given, the URI is an `nprofile`, else an `npub`. */
   relays?: readonly string[]
 }
 
@@ -182,7 +231,9 @@ export interface MentionPart {
  * id.message(content, { mentions })
  */
 export function composeMentions(parts: readonly (string | MentionPart)[]): {
+  /** The text with each person as a `nostr:` URI. */
   content: string
+  /** Each mentioned hex pubkey once, in order of first mention. */
   mentions: string[]
 } {
   if (!Array.isArray(parts)) throw new InvalidArgumentError('parts', 'parts must be an array')

@@ -19,7 +19,20 @@ export const REPORT_TYPES = [
 export type ReportType = (typeof REPORT_TYPES)[number]
 
 /** What a report names: a message (its id and author) or a person. @example { event: message } */
-export type ReportTarget = { event: { id: string; pubkey: string } } | { pubkey: string }
+export type ReportTarget =
+  | {
+      /** The reported message. */
+      event: {
+        /** Hex id of the message. */
+        id: string
+        /** Hex pubkey of its author. */
+        pubkey: string
+      }
+    }
+  | {
+      /** Hex pubkey of the reported person. */
+      pubkey: string
+    }
 
 /** Options of {@link GroupId.report}. @example { type: 'spam', reason: 'the same link ten times' } */
 export interface ReportOptions extends BuilderOptions {

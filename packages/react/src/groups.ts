@@ -61,8 +61,18 @@ export function useGroup(group: Group | GroupKey | string | undefined): GroupSna
  * or (until the account holds the group) both `undefined`.
  */
 export type GroupHandle =
-  | { readonly group: Group; readonly snapshot: GroupSnapshot }
-  | { readonly group: undefined; readonly snapshot: undefined }
+  | {
+      /** The group, to write to. */
+      readonly group: Group
+      /** Its current snapshot, to show. */
+      readonly snapshot: GroupSnapshot
+    }
+  | {
+      /** The account does not hold the group (yet). */
+      readonly group: undefined
+      /** No group, no snapshot. */
+      readonly snapshot: undefined
+    }
 
 /**
  * The account's group for a key (`wss://relay'id` or a `GroupKey`) as `{ group, snapshot }`: one

@@ -64,8 +64,20 @@ export interface DroppedEntry {
  * if (!r.ok) console.warn('discarded', r.reason)
  */
 export type ParseResult =
-  | { ok: true; blob: Blob; dropped: DroppedEntry[] }
-  | { ok: false; reason: BlobRejection }
+  | {
+      /** The blob was read. */
+      ok: true
+      /** The blob, without the dropped entries. */
+      blob: Blob
+      /** Entries left out while the rest was kept; `[]` when none. */
+      dropped: DroppedEntry[]
+    }
+  | {
+      /** The whole blob was discarded. */
+      ok: false
+      /** Why it was discarded. */
+      reason: BlobRejection
+    }
 
 /**
  * Creates an empty context map without a prototype, so keys such as `__proto__` are plain data.

@@ -43,41 +43,95 @@ export type RotationReason =
  */
 export type Effect =
   /** Fetch every blob of the user within the horizon from the union of read and write relays, then call `loaded()`. */
-  | { readonly type: 'load'; readonly filter: Filter }
+  | {
+      /** Initial fetch. */
+      readonly type: 'load'
+      /** The filter to fetch with (our blobs of kind 30078 within the horizon). */
+      readonly filter: Filter
+    }
   /** Keep a live subscription with this filter on the same relays; feed each event to `receive()`. */
-  | { readonly type: 'subscribe'; readonly filter: Filter }
+  | {
+      /** Live subscription. */
+      readonly type: 'subscribe'
+      /** The filter to keep open. */
+      readonly filter: Filter
+    }
   /** Read-before-write: fetch our own coordinate from each write relay, then call `ownFetched(ref, blobs)`. */
-  | { readonly type: 'fetch-own'; readonly ref: number; readonly slotId: string; readonly filter: Filter }
+  | {
+      /** Read-before-write. */
+      readonly type: 'fetch-own'
+      /** Pass it back to `ownFetched`. */
+      readonly ref: number
+      /** The slot about to be written. */
+      readonly slotId: string
+      /** The filter for our own coordinate at that slot. */
+      readonly filter: Filter
+    }
   /**
    * Encrypt `plaintext` to self (NIP-44), sign `{kind, created_at, tags, content}` (see
    * `publishTemplate`), publish it to the write relays, then call `published(ref, {id, ok})`.
    */
   | {
+      /** Publish our blob. */
       readonly type: 'publish'
+      /** Pass it back to `published`. */
       readonly ref: number
+      /** The slot written (also in the `d` tag). */
       readonly slotId: string
+      /** The event's kind. */
       readonly kind: 30078
+      /** The event's `created_at`, Unix seconds; above every version already at the slot. */
       readonly createdAt: number
+      /** The event's tags (`d` and the rest), to sign as they are. */
       readonly tags: string[][]
+      /** The blob's JSON, to encrypt to self as the event's content. */
       readonly plaintext: string
+      /** The contexts and frontiers that `plaintext` holds, for the driver's own bookkeeping. */
       readonly contexts: Readonly<Record<string, number>>
     }
   /** Sign and publish this NIP-09 request (kind 5, `a` + `k` tags) for our stale duplicates. No answer needed. */
-  | { readonly type: 'delete'; readonly slotIds: readonly string[]; readonly template: EventTemplate }
+  | {
+      /** Delete stale duplicates. */
+      readonly type: 'delete'
+      /** The slots whose versions are deleted. */
+      readonly slotIds: readonly string[]
+      /** The unsigned kind 5 request. */
+      readonly template: EventTemplate
+    }
   /** Call `tick()` at `at` (milliseconds, the engine's clock); `null` cancels. Replaces any earlier wake. */
-  | { readonly type: 'wake'; readonly at: number | null }
+  | {
+      /** Schedule a tick. */
+      readonly type: 'wake'
+      /** When, in milliseconds on the engine's clock; `null` cancels the timer. */
+      readonly at: number | null
+    }
   /** The slot (and for `clone`/`manual` the client id) changed. Informational; the new ids are in `persist` too. */
   | {
+      /** New slot. */
       readonly type: 'rotated'
+      /** Why it changed. */
       readonly reason: RotationReason
+      /** The client id now in use (new for `clone` and `manual`). */
       readonly clientId: string
+      /** The slot now written to. */
       readonly slotId: string
+      /** The slot written to before. */
       readonly previousSlotId: string
     }
   /** These contexts advanced (a local mark or a merged blob); listeners may recompute unread state. */
-  | { readonly type: 'changed'; readonly contexts: readonly string[] }
+  | {
+      /** Read state advanced. */
+      readonly type: 'changed'
+      /** The context keys that advanced. */
+      readonly contexts: readonly string[]
+    }
   /** Save this state (per pubkey) and pass it back as `state` on the next start. */
-  | { readonly type: 'persist'; readonly state: EngineState }
+  | {
+      /** Save the state. */
+      readonly type: 'persist'
+      /** The state to save, a plain JSON value. */
+      readonly state: EngineState
+    }
 
 /**
  * The engine's persistent state, a plain JSON value.

@@ -33,7 +33,19 @@ export type EnvelopeRejection =
  * const r: SlotResult = readSlot(event)
  * if (r.ok) console.log(r.slotId)
  */
-export type SlotResult = { ok: true; slotId: string } | { ok: false; reason: EnvelopeRejection }
+export type SlotResult =
+  | {
+      /** The event is a valid read-state envelope. */
+      ok: true
+      /** Its slot (the `d` tag). */
+      slotId: string
+    }
+  | {
+      /** The event is not one to read. */
+      ok: false
+      /** Why it was refused. */
+      reason: EnvelopeRejection
+    }
 
 /**
  * Options of {@link readSlot}.

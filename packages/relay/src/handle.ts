@@ -96,5 +96,10 @@ export interface DemoInfo {
   /** An invite code for the closed `design` group, good for many newcomers. */
   invite: string
   /** The demo users' names and public keys (hex). */
-  users: { name: string; pubkey: string }[]
+  users: {
+    /** The demo user's display name. */
+    name: string
+    /** Their public key, hex. */
+    pubkey: string
+  }[]
 }

@@ -28,7 +28,12 @@ export interface RelayOptions {
    * `url` is then `wss://`. For trying clients against a local relay (`--tls` makes a self-signed
    * one); a public relay is usually served behind a TLS proxy instead, with `urls: ['wss://…']`.
    */
-  tls?: { key: string | Buffer; cert: string | Buffer }
+  tls?: {
+    /** The private key, PEM. */
+    key: string | Buffer
+    /** The certificate chain, PEM. */
+    cert: string | Buffer
+  }
   /**
    * Where events live: a SQLite file path (opened in WAL mode), ':memory:' (the default), or a
    * `postgres://` URL that several relay processes can share (migrations are applied on start).
@@ -59,7 +64,12 @@ export interface RelayOptions {
   /** Overrides of {@link LIMITS} (caps on connections, subscriptions, filters, output, …). */
   limits?: Partial<RelayLimits>
   /** Per-connection EVENT rate limit; 200 events per 10 seconds by default. `events: 0` turns it off. */
-  rateLimit?: { events: number; perSeconds: number }
+  rateLimit?: {
+    /** Events accepted per window; 0 turns the limit off. */
+    events: number
+    /** The window's length, in seconds. */
+    perSeconds: number
+  }
   /**
    * Opens NIP-29's relay-local group `_` (off by default): the relay creates it (open, named "Relay
    * chat", the `admins` as its admins) and anyone may post in it without joining. Off, every event

@@ -25,7 +25,12 @@ export interface ProfilePolicy {
   /** Unknown 9002 tags are kept and re-emitted in 39000 (groups_relay). */
   readonly keepUnknownTags: boolean
   /** Flags of a new group before its 9007's tags are applied. */
-  readonly createDefaults: { readonly private: boolean; readonly closed: boolean }
+  readonly createDefaults: {
+    /** A new group starts private (reads need membership). */
+    readonly private: boolean
+    /** A new group starts closed (joins need an invite code). */
+    readonly closed: boolean
+  }
   /** The 9007's own metadata tags are applied at creation (groups_relay, zooid). */
   readonly createFromTags: boolean
   /** A 9007 needs AUTH as its author (pyramid). */
@@ -80,7 +85,9 @@ export interface ProfilePolicy {
   readonly restrictedEnforced: boolean
   /** `previous` checking. */
   readonly previous: {
+    /** Each `previous` value must prefix the id of a recent event of the group; off: the tags are ignored. */
     readonly check: boolean
+    /** Only the first `previous` tag is read, the others ignored. */
     readonly firstTagOnly: boolean
     /** Default minimum number of references (strict: 3). */
     readonly minimum: number

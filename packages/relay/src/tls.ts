@@ -12,15 +12,19 @@ const RENEW_DAYS = 30
 
 /** The local certificate: its PEMs, where it is kept, whether this run made it, and its fingerprint. */
 export interface LocalCertificate {
+  /** The private key, PEM. */
   key: string
+  /** The certificate, PEM. */
   cert: string
   /** The certificate's file (what a client or a trust store is given). */
   certPath: string
+  /** The private key's file. */
   keyPath: string
   /** Made on this run (first run, or the previous one was expiring). */
   created: boolean
   /** SHA-256 fingerprint, as browsers show it (`AB:CD:…`). */
   fingerprint: string
+  /** When the certificate expires. */
   validTo: Date
 }
 

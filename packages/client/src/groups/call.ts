@@ -30,9 +30,12 @@ export type CallTokenReason = 'unavailable' | 'auth' | 'refused' | 'unreachable'
  */
 export class CallTokenError extends RoostError {
   constructor(
+    /** What went wrong, to branch on. */
     readonly reason: CallTokenReason,
     detail: string,
+    /** The relay's HTTP status; undefined when the request itself failed. */
     readonly status?: number,
+    /** The relay's `error` text from its JSON answer; undefined when it sent none. */
     readonly relayMessage?: string,
   ) {
     super('call-token', detail)
@@ -41,7 +44,9 @@ export class CallTokenError extends RoostError {
 
 /** What {@link fetchCallToken} needs. */
 export interface CallTokenRequest {
+  /** The group whose call to join; its relay issues the token. */
   key: GroupKey
+  /** Signs the NIP-98 authorization. */
   signer: Signer
   /** Unix seconds, for the NIP-98 `created_at`. */
   clock: () => number

@@ -5,7 +5,9 @@ import type { Group } from './group'
 
 /** What a {@link ForkWatch} reads: the pool, the group, and where to look for the admins' lists. */
 export interface ForkWatchOptions {
+  /** The pool to read the admins' lists and the other relays with. */
   pool: RelayPool
+  /** The group watched for copies elsewhere. */
   group: Group
   /** Relays to read the admins' kind 10009 from (the group's own relay is always added). */
   relays: () => readonly string[]

@@ -107,7 +107,12 @@ export class GroupAdmin {
   async createInvite(
     code: string = randomCode(),
     terms: InviteTerms = {},
-  ): Promise<{ code: string; link: string | undefined }> {
+  ): Promise<{
+    /** The invite code, to type in or pass to `roost.groups.join(key, { code })`. */
+    code: string
+    /** An `naddr1…?invite=<code>` link to share; undefined until the relay published the group's 39000. */
+    link: string | undefined
+  }> {
     await this.#publish((previous) =>
       this.#ctx.key.id.createInvite(code, { ...terms, previous, createdAt: this.#ctx.clock() }),
     )

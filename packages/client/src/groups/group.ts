@@ -34,6 +34,7 @@ import type { ReportOptions, SendOptions } from './writes'
  * stop()
  */
 export class Group {
+  /** Which group this is: its relay's URL and its id there (`key.toString()` is `wss://…'id`). */
   readonly key: GroupKey
   /** Everything a UI shows, immutable; its `messages` and `threads` are built when first read. */
   readonly snapshot: () => GroupSnapshot
@@ -48,7 +49,6 @@ export class Group {
   readonly subscribe: (listener: (e: GroupEvent) => void, opts?: SubscribeOptions) => () => void
   readonly #in: GroupInside
   #callClock: (() => number) | undefined
-
   /** @internal Groups are made by the registry: `roost.groups.join(…)`, `.group(key)`, `.create(…)`. */
   constructor(inside: GroupInside) {
     this.#in = inside

@@ -22,18 +22,32 @@ export type SendFailure = PublishRefusedError | AuthRequiredError | Error
  * delay or a reconnect), or is sent again as the same signed event when the relay has no copy.
  */
 export type SendState =
-  | { readonly status: 'sending'; readonly event?: NostrEvent }
-  | { readonly status: 'sent'; readonly event: NostrEvent }
   | {
+      /** On its way: being signed, or sent and awaiting the relay's OK. */
+      readonly status: 'sending'
+      /** The signed event; undefined while it is still being signed. */
+      readonly event?: NostrEvent
+    }
+  | {
+      /** The relay has it. */
+      readonly status: 'sent'
+      /** The signed event the relay took. */
+      readonly event: NostrEvent
+    }
+  | {
+      /** No answer; the event may be stored (it is checked again by itself). */
       readonly status: 'unknown'
+      /** The signed event that left. */
       readonly event: NostrEvent
       /** No OK in time, or the socket died under the event and no new one could be opened. */
       readonly error: PublishTimeoutError | RelayUnreachableError
     }
   | {
+      /** Refused by the relay, or not signed or sent. */
       readonly status: 'failed'
       /** Absent when the event could not even be signed. */
       readonly event?: NostrEvent
+      /** The refusal as a typed error, or the signer's own error. */
       readonly error: SendFailure
       /** The relay's text (`restricted: not a member`), or the error's message. */
       readonly reason: string

@@ -23,11 +23,15 @@ import type { ReadStateSource } from './types'
 
 /** What a {@link GroupsRegistry} is built from; `createRoost` builds one and passes these. */
 export interface GroupsRegistryOptions {
+  /** The connections to the groups' relays. */
   pool: RelayPool
+  /** Where the groups' events are kept across restarts. */
   store: EventStore
+  /** The account that reads and writes. */
   signer: Signer
   /** The account's relays for its own 10009: one list, or NIP-65 `{ read, write }`. */
   relays?: RelaysOption
+  /** Where read marks come from (the NIP-RS sync); without it, unread counts are 0. */
   readState?: ReadStateSource
   /** Unix seconds (default the system clock). */
   clock?: () => number

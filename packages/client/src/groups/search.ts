@@ -22,6 +22,7 @@ export interface SearchOptions {
 
 /** One search result. */
 export interface SearchHit {
+  /** The matching event, signed. */
   event: NostrEvent
   /** The group it belongs to (a `GroupKey` string). */
   group: string

@@ -193,18 +193,17 @@ export class Timeline {
     return 'other'
   }
 
-  /**
-   * The visible rows and comments by others that mention us, each with the thread root a comment
-   * belongs to: the input of the mention badge (`GroupUnread`).
-   */
-  mentions(): { event: NostrEvent; root?: string }[] {
+  /** Visible rows and others' comments that mention us: the input of the mention badge (`GroupUnread`). */
+  mentions(): {
+    /** A visible row, or a comment by someone else, that mentions us. */
+    event: NostrEvent
+    /** The id of the thread root the comment belongs to; undefined for a row. */
+    root?: string
+  }[] {
     return this.unread.mentions()
   }
 
-  /**
-   * Our own live (not withdrawn) reactions to `targetId`, with `emoji` when given: what a second
-   * click on a reaction chip withdraws.
-   */
+  /** Our live (not withdrawn) reactions to `targetId`, with `emoji` if given: what a re-click withdraws. */
   myReactions(targetId: string, emoji?: string): NostrEvent[] {
     const out: NostrEvent[] = []
     for (const r of this.reactions.get(targetId)?.values() ?? []) {

@@ -11,8 +11,11 @@ import type { CannotSendReason } from '../errors'
 
 /** One reaction emoji on a message, folded from kind 7 events (one per pubkey and emoji). */
 export interface Reaction {
+  /** The reaction's content: an emoji, `+` for a like (also for an empty content), or a `:shortcode:`. */
   readonly emoji: string
+  /** How many people reacted with it (the length of `pubkeys`). */
   readonly count: number
+  /** Hex pubkeys of those who reacted with it, each once. */
   readonly pubkeys: readonly string[]
   /** We reacted with this emoji. */
   readonly mine: boolean
@@ -24,10 +27,15 @@ export interface Reaction {
  * a new object, so `===` tells a UI what to re-render.
  */
 export interface Message {
+  /** Hex id of the event. */
   readonly id: string
+  /** The event's kind: 9, 1, 11 or (in a thread) 1111. */
   readonly kind: number
+  /** Hex pubkey of the author. */
   readonly pubkey: string
+  /** The event's `created_at`, Unix seconds (as the author's clock says). */
   readonly createdAt: number
+  /** The text as sent, unparsed (see `parseContent` from `@roost/nip29` to render it). */
   readonly content: string
   /** The signed event as received. */
   readonly event: NostrEvent
@@ -35,24 +43,44 @@ export interface Message {
   readonly mine: boolean
   /** Ids this message replies to or quotes (kind 9 `q`/`e` tags), for quoting in the UI. */
   readonly replyTo: readonly string[]
+  /** Its reactions per emoji, most reacted first; `[]` when none. */
   readonly reactions: readonly Reaction[]
   /**
    * For a kind 11 thread root: its title and how many kind 1111 comments it has; for a kind 9
    * replied to in thread (NIP-22 comments with `K` 9), an empty title and its count.
    */
-  readonly thread?: { readonly title: string; readonly comments: number; readonly lastCommentAt?: number }
+  readonly thread?: {
+    /** The kind 11's `title` tag; `''` when it has none, and for a kind 9. */
+    readonly title: string
+    /** How many comments it has, deleted ones left out. */
+    readonly comments: number
+    /** `created_at` of the newest comment, Unix seconds; undefined when there is none. */
+    readonly lastCommentAt?: number
+  }
 }
 
 /** A thread (a kind 11, or a kind 9 replied to in thread) and its kind 1111 comments, oldest first. */
 export interface Thread {
+  /** The message the thread hangs on. */
   readonly root: Message
+  /** Its kind 1111 comments, oldest first, deleted ones left out. */
   readonly comments: readonly Message[]
 }
 
 /** Whether the composer can send, and if not, why (for a disabled composer with a hint). */
 export type CanSend =
-  | { readonly ok: true }
-  | { readonly ok: false; readonly reason: CannotSendReason; readonly detail: string }
+  | {
+      /** The composer can send. */
+      readonly ok: true
+    }
+  | {
+      /** The composer should be disabled. */
+      readonly ok: false
+      /** Why, to branch on. */
+      readonly reason: CannotSendReason
+      /** An English sentence for the hint (for `refused`, the relay's own text). */
+      readonly detail: string
+    }
 
 /**
  * Everything a UI reads from a group, as one immutable value. The same object is returned until
@@ -61,7 +89,9 @@ export type CanSend =
 export interface GroupSnapshot {
   /** `GroupKey` string: `<relay>'<id>`. */
   readonly key: string
+  /** The group's relay URL, normalized. */
   readonly relay: string
+  /** The group's id on that relay. */
   readonly id: string
   /** The key that signs this group's state (NIP-11 `self ?? pubkey`, …), once known. */
   readonly relayKey: string | undefined
@@ -70,14 +100,19 @@ export interface GroupSnapshot {
    * a UI should say the group's state is not verified.
    */
   readonly unverified: boolean
+  /** Name, picture, flags (the relay-signed 39000); undefined until one is received. */
   readonly metadata: GroupMetadata | undefined
+  /** Members holding roles (the 39001); undefined until one is received. */
   readonly admins: GroupAdmins | undefined
+  /** The member list (the 39002), possibly partial; undefined until one is received. */
   readonly members: GroupMembers | undefined
+  /** The roles the group defines (the 39003); undefined until one is received. */
   readonly roles: GroupRoles | undefined
   /** Pinned event ids and addresses, in order (the relay-signed 39005). */
   readonly pins: readonly string[]
   /** Join requests waiting for an admin, oldest first (see `Group.joinRequests()`). */
   readonly joinRequests: readonly JoinRequest[]
+  /** Our own standing: unknown, pending, member, refused or removed. */
   readonly membership: Membership
   /** Top-level rows (kinds 9, 1, 11) oldest first, reactions folded, deletions applied. */
   readonly messages: readonly Message[]
@@ -89,6 +124,7 @@ export interface GroupSnapshot {
   readonly refused: string | undefined
   /** False once paging back found the start of the group's history. */
   readonly hasOlder: boolean
+  /** Whether the composer can send now, and if not why (same as `Group.canSend()`). */
   readonly canSend: CanSend
   /** Unread top-level rows not sent by us, per the injected read-state source (0 without one). */
   readonly unread: number
@@ -115,10 +151,26 @@ export interface IngestOptions {
 
 /** What a group tells its listeners. `updated` is coalesced: at most one per microtask. */
 export type GroupEvent =
-  | { readonly type: 'incoming'; readonly event: NostrEvent }
-  | { readonly type: 'updated' }
-  | { readonly type: 'refused'; readonly reason: string }
-  | { readonly type: 'eose' }
+  | {
+      /** An event new to this client, live or our own send. */
+      readonly type: 'incoming'
+      /** The signed event. */
+      readonly event: NostrEvent
+    }
+  | {
+      /** The snapshot changed. */
+      readonly type: 'updated'
+    }
+  | {
+      /** The relay ended our subscription. */
+      readonly type: 'refused'
+      /** Its CLOSED text (`restricted: …`, `auth-required: …`). */
+      readonly reason: string
+    }
+  | {
+      /** The relay sent its stored events (EOSE). */
+      readonly type: 'eose'
+    }
 
 /**
  * Where `Group.unread()` and `Group.markRead()` read and write: the read-state sync (NIP-RS) plugs

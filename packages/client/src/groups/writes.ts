@@ -35,7 +35,9 @@ export type InviteTerms = Pick<InviteOptions, 'uses' | 'expiresAt'>
 
 /** What `report` takes: the NIP-56 type and, optionally, why. @example { type: 'spam', reason: 'ads' } */
 export interface ReportOptions {
+  /** What kind of problem (NIP-56: `spam`, `illegal`, `impersonation`, …). */
   type: ReportType
+  /** Free text for the admins, sent as the report's content; empty when undefined. */
   reason?: string
 }
 

@@ -7,7 +7,7 @@
  * `created_at` of an event it signed just now) against our clock at that moment. Both are at most
  * the relay's time when we read them, so the newest observation bounds the offset from below and
  * stamping with it never dates an event ahead of the relay. Only a clock running ahead by more
- * than {@link AHEAD_TOLERANCE} seconds is corrected: a clock that is behind, or barely ahead, is
+ * than 5 seconds (`AHEAD_TOLERANCE`) is corrected: a clock that is behind, or barely ahead, is
  * left as it is (a second's difference is the truncation of the relay's time, not a skew).
  *
  * @example

@@ -50,7 +50,12 @@ export interface ReadStateTimers {
  */
 export type ReadStateRelays =
   | readonly string[]
-  | { readonly read: readonly string[]; readonly write: readonly string[] }
+  | {
+      /** Relays to read from (NIP-65 `read`). */
+      readonly read: readonly string[]
+      /** Relays to publish to (NIP-65 `write`). */
+      readonly write: readonly string[]
+    }
 
 /**
  * Options of {@link ReadStateSync}.

@@ -34,7 +34,14 @@ export interface Nip46Options {
   /** Called with an `auth_url` the bunker wants the user to open (NIP-46 auth challenge). */
   onauth?: (url: string) => void
   /** Sent with `connect` so the bunker can show who is asking. */
-  metadata?: { name?: string; url?: string; image?: string }
+  metadata?: {
+    /** The app's name. */
+    name?: string
+    /** The app's web address. */
+    url?: string
+    /** URL of the app's icon. */
+    image?: string
+  }
 }
 
 /**

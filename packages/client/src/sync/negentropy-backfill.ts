@@ -16,6 +16,7 @@ export type BackfillPool = Pick<RelayPool, 'supportsNegentropy' | 'reconcile' | 
  */
 export type BackfillResult =
   | {
+      /** How the window was completed: NIP-77 reconciliation, or a full REQ of the window. */
       method: 'negentropy' | 'req'
       /** Events the cache lacked, now stored in the fork unless `write` was false (oldest first). */
       added: NostrEvent[]
@@ -24,7 +25,12 @@ export type BackfillResult =
       /** The window's start (`created_at`), inclusive. */
       since: number
     }
-  | { method: 'none'; reason: string }
+  | {
+      /** Nothing was done. */
+      method: 'none'
+      /** Why, in English (`'nothing cached'`, `'the relay does not list NIP-77'`, or the relay's refusal). */
+      reason: string
+    }
 
 /**
  * What {@link negentropyBackfill} and {@link refetchWindow} work on: the local store, the pool to

@@ -82,7 +82,12 @@ export interface GroupState extends GroupBasics {
   /** Every member, admins included, sorted. */
   readonly members: string[]
   /** Members holding at least one role, with their roles. */
-  readonly admins: { pubkey: string; roles: string[] }[]
+  readonly admins: {
+    /** The member's hex public key. */
+    pubkey: string
+    /** Their role names, as in the 39001 event (e.g. `['admin']`). */
+    roles: string[]
+  }[]
   /** Outstanding invite codes. */
   readonly invites: string[]
   /** The terms of the codes in `invites` that have some (the others are single-use). */

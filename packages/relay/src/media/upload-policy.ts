@@ -21,8 +21,14 @@ export type UploadPolicy =
   | 'members'
   | 'anyone'
   | 'none'
-  | { readonly groups: readonly string[] }
-  | { readonly keys: readonly string[] }
+  | {
+      /** Ids of the groups whose members may upload. */
+      readonly groups: readonly string[]
+    }
+  | {
+      /** Hex public keys that may upload. */
+      readonly keys: readonly string[]
+    }
 
 /** Who may upload when the operator does not say. */
 export const DEFAULT_UPLOAD_POLICY: UploadPolicy = 'invited'
