@@ -23,8 +23,9 @@ type Path = 'live' | 'reconnect' | 'restart'
  * Bob, whose clock runs ahead, asks to join a closed group (queued as pending, or refused where a
  * code is required); the admin approves him with a 9000 while he listens, while his link is cut,
  * or while his app is closed. He learns it from the relay alone, then his messages are accepted.
+ * A private group refuses him its REQ until then: he learns it from the 9000 naming him.
  */
-async function approval(profile: RelayProfile, path: Path): Promise<void> {
+async function approval(profile: RelayProfile, path: Path, hidden: 'closed' | 'private'): Promise<void> {
   // Bob reaches the relay through a fault proxy, the admin through another (AUTH names each URL).
   let target = ''
   const proxy = await startFaultProxy(() => target)
@@ -37,6 +38,7 @@ async function approval(profile: RelayProfile, path: Path): Promise<void> {
   const id = await relay.createGroup({
     name: 'Club',
     closed: true,
+    private: hidden === 'private',
     admins: [await adminSigner.getPublicKey()],
   })
   const opts = { publishTimeout: PATIENCE, eoseTimeout: PATIENCE }
@@ -85,7 +87,9 @@ describe('membership from the relay’s events, whatever our clock says', () => 
   for (const profile of PROFILES) {
     for (const path of ['live', 'reconnect', 'restart'] as const) {
       it(`${profile}: an approval reaches a requester ${AHEAD} s ahead (${path}), then their sends are accepted`, () =>
-        approval(profile, path))
+        approval(profile, path, 'closed'))
+      it(`${profile}: an approval in a private group reaches its requester (${path}), then their sends are accepted`, () =>
+        approval(profile, path, 'private'))
     }
   }
 })

@@ -72,6 +72,70 @@ describe('D. reads', () => {
     expect((await fetch(stranger, [{ kinds: [9000, 9001] }])).events).toEqual([])
   })
 
+  for (const profile of ['roost', 'strict', 'groups_relay'] as const) {
+    it(`rule 29 (${profile}): a requester of a private group holds a REQ for the 9000/9001 naming them, and learns nothing else`, async () => {
+      const { r } = await setup({ profile })
+      const admin = user()
+      const bob = user()
+      const carol = user()
+      const dave = user()
+      const g = await r.createGroup({ private: true, closed: true, hidden: true, admins: [admin.pk] })
+      const own = (pk: string) => ({ kinds: [9000, 9001], '#h': [g], '#p': [pk] })
+      const ac = await connect(r.url, admin)
+      const mention = admin.sign({ kind: 9, tags: h(g, ['p', bob.pk]), content: 'psst' })
+      expect((await publish(ac, mention)).ok).toBe(true)
+
+      // Before AUTH the same REQ asks for it; another key, another kind or no #p stays refused.
+      const raw = await RawClient.open(r.url)
+      expect((await raw.req('a', own(bob.pk))).closed).toMatch(/^auth-required:/)
+      await raw.auth(bob, r.url)
+      for (const f of [own(carol.pk), { ...own(bob.pk), kinds: [9000, 9] }, { kinds: [9000], '#h': [g] }])
+        expect((await raw.req('b', f)).closed).toMatch(/^restricted:/)
+      expect((await raw.req('c', own(bob.pk), { kinds: [9], '#h': [g] })).closed).toMatch(/^restricted:/)
+
+      const bc = await connect(r.url, bob)
+      const cc = await connect(r.url, carol)
+      const bobSub = live(bc, [own(bob.pk)])
+      const carolSub = live(cc, [own(carol.pk)])
+      const carolSpy = live(cc, [{ kinds: [9, 9000, 9001, 39002] }])
+      await Promise.all([bobSub.ready, carolSub.ready, carolSpy.ready])
+      const putDave = admin.sign({ kind: 9000, tags: h(g, ['p', dave.pk]) })
+      expect((await publish(ac, putDave)).ok).toBe(true)
+      const putBob = admin.sign({ kind: 9000, tags: h(g, ['p', bob.pk]) })
+      expect((await publish(ac, putBob)).ok).toBe(true)
+      expect((await bobSub.next()).id).toBe(putBob.id)
+
+      expect((await fetch(bc, [own(bob.pk)])).events.map((e) => e.id)).toEqual([putBob.id])
+      expect((await fetch(cc, [own(carol.pk)])).events).toEqual([])
+      expect((await fetch(cc, [{ '#p': [bob.pk, dave.pk] }])).events).toEqual([])
+      expect(bobSub.events.map((e) => e.id)).toEqual([putBob.id])
+      expect(carolSub.events).toEqual([])
+      expect(carolSpy.events).toEqual([])
+    })
+  }
+
+  it('rule 29: a requester of a private group sees only the 9000/9001 naming them, not a message mentioning them', async () => {
+    const { r } = await setup()
+    const admin = user()
+    const bob = user()
+    const g = await r.createGroup({ private: true, closed: true, admins: [admin.pk] })
+    const ac = await connect(r.url, admin)
+    const mention = admin.sign({ kind: 9, tags: h(g, ['p', bob.pk]), content: 'psst' })
+    expect((await publish(ac, mention)).ok).toBe(true)
+    const putDave = admin.sign({ kind: 9000, tags: h(g, ['p', user().pk]) })
+    expect((await publish(ac, putDave)).ok).toBe(true)
+    const bc = await connect(r.url, bob)
+    expect(
+      (await fetch(bc, [{ '#p': [bob.pk] }, { '#h': [g], '#p': [bob.pk], kinds: [9000, 9001] }])).events,
+    ).toEqual([])
+    const putBob = admin.sign({ kind: 9000, tags: h(g, ['p', bob.pk]) })
+    expect((await publish(ac, putBob)).ok).toBe(true)
+    // Now a member, bob reads the group; before, the mention never reached him.
+    const ids = (await fetch(bc, [{ '#p': [bob.pk] }])).events.map((e) => e.id)
+    expect(ids).toContain(mention.id)
+    expect(ids).toContain(putBob.id)
+  })
+
   it('rule 29: hidden groups stay out of broad listings for non-members but are found by id', async () => {
     const { r, c } = await setup()
     const m = user()

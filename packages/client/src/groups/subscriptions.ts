@@ -1,4 +1,4 @@
-import type { GroupKey } from '@roost/nip29'
+import { type GroupKey, KINDS } from '@roost/nip29'
 import type { NostrEvent } from 'nostr-tools/core'
 import { groupSubscriptionId, type RelayPool } from '../pool'
 import type { EventStore } from '../store/event-store'
@@ -30,6 +30,10 @@ export class GroupSubscriptions {
   /** subscription id → group key string */
   private readonly routes = new Map<string, string>()
   private readonly subs = new Map<string, { close(): void }>()
+  /** group key → the REQ for the 9000/9001 naming us, held while the group refuses its standing REQ. */
+  private readonly watches = new Map<string, { close(): void }>()
+  /** group key → the 9000s naming us that made us ask for the standing REQ again (each once). */
+  private readonly tried = new Map<string, Set<string>>()
   private readonly backfills: GroupBackfills
 
   constructor(private readonly ctx: SubscriptionsContext) {
@@ -57,6 +61,8 @@ export class GroupSubscriptions {
     if (ctx.closed() || ctx.core(key.toString()) !== group) return
     const subId = this.routeFor(key)
     this.subs.get(subId)?.close()
+    // A refusal of the new REQ watches again, and that REQ's stored answer covers the gap.
+    this.unwatch(key)
     group.resubscribed()
     const openedAsMember = group.snapshot().membership.status === 'member'
     const filters = [key.id.timelineFilter(100), ...key.id.stateFilters(relayKey)]
@@ -79,14 +85,11 @@ export class GroupSubscriptions {
           refused?.refuse(reason)
           // A private group refuses a REQ sent before we were a member. When our join was
           // accepted while that refusal was on its way, ask again, once: the new REQ goes out
-          // as a member, so its own refusal (if any) does not loop.
-          if (
-            refused &&
-            !openedAsMember &&
-            refused.snapshot().membership.status === 'member' &&
-            !ctx.closed()
-          )
+          // as a member, so its own refusal (if any) does not loop. Otherwise watch for the answer.
+          if (!refused || ctx.closed()) return
+          if (!openedAsMember && refused.snapshot().membership.status === 'member')
             void this.open(refused).catch(() => {})
+          else if (refused.snapshot().membership.status !== 'member') this.watch(refused, subId)
         },
       },
       { id: subId },
@@ -100,8 +103,51 @@ export class GroupSubscriptions {
     for (const e of once) this.routed(subId)?.ingest(e, { aside: true })
   }
 
+  /**
+   * While a private group refuses our standing REQ (we are pending, or not in it), holds a REQ
+   * for the 9000/9001 naming us in it, the one thing the relay shows us there: an approval arrives
+   * live (or in the stored answer after a reconnect), and the standing REQ is opened again as a
+   * member.
+   */
+  private watch(group: GroupCore, subId: string): void {
+    const key = group.key
+    this.unwatch(key)
+    const sub = this.ctx.pool.subscribe(
+      key.relay,
+      [key.id.membershipFilter(this.ctx.me())],
+      {
+        onevent: (e) => {
+          const core = this.routed(subId)
+          if (!core || this.watches.get(key.toString()) !== sub) return
+          core.ingest(e)
+          if (this.ctx.closed()) return
+          // Who may add us is listed where we cannot read yet (39001): a new 9000 naming us is
+          // worth asking again, once per event, and the relay's answer (39002 or a refusal) decides.
+          const member = core.snapshot().membership.status === 'member'
+          const tried = this.tried.get(key.toString()) ?? new Set<string>()
+          if (!member && (e.kind !== KINDS.putUser || tried.has(e.id))) return
+          this.tried.set(key.toString(), tried.add(e.id))
+          this.unwatch(key)
+          void this.open(core).catch(() => {})
+        },
+        onclosed: () => {
+          if (this.watches.get(key.toString()) === sub) this.watches.delete(key.toString())
+        },
+      },
+      { id: `${subId}-me` },
+    )
+    this.watches.set(key.toString(), sub)
+  }
+
+  private unwatch(key: GroupKey): void {
+    this.watches.get(key.toString())?.close()
+    this.watches.delete(key.toString())
+  }
+
   /** Closes a group's subscription and forgets its route. */
   drop(key: GroupKey): void {
+    this.unwatch(key)
+    this.tried.delete(key.toString())
     const id = this.id(key)
     if (id === undefined) return
     this.subs.get(id)?.close()
@@ -113,6 +159,8 @@ export class GroupSubscriptions {
   close(): void {
     for (const s of this.subs.values()) s.close()
     this.subs.clear()
+    for (const s of this.watches.values()) s.close()
+    this.watches.clear()
   }
 
   /** The route id for a key: `grp-<8 hex>`, salted on the rare collision. */

@@ -93,6 +93,24 @@ function namesReader(tags: readonly (readonly string[])[] | undefined, reader: R
   return !!tags?.some((t) => t[0] === 'p' && reader.authed.has(t[1] ?? ''))
 }
 
+/**
+ * True when the filter can match only the 9000/9001 that name the reader: its kinds are those two
+ * alone and every `#p` it asks for is a key authenticated on the connection. Rule 29 shows such
+ * events to the key they name, so a REQ of this shape reveals nothing else of a private group.
+ */
+function asksOwnStanding(f: Filter, reader: Reader): boolean {
+  const kinds = f.kinds
+  const p = f['#p']
+  return (
+    kinds !== undefined &&
+    kinds.length > 0 &&
+    kinds.every((k) => k === 9000 || k === 9001) &&
+    p !== undefined &&
+    p.length > 0 &&
+    p.every((pk) => reader.authed.has(pk))
+  )
+}
+
 /** Why a REQ is refused before it runs. */
 export interface ReadRefusal {
   reason: string
@@ -108,7 +126,9 @@ export const STAFF_ONLY_AUTH =
 
 /**
  * Rules 28 and 30: refuse a REQ that names a private group the reader may not read, and (per profile)
- * unscoped REQs. Returns undefined when the REQ may run.
+ * unscoped REQs. Returns undefined when the REQ may run. A filter asking only for the 9000/9001
+ * that name the authenticated reader may name a private group they are not in: a pending
+ * requester holds it to learn the answer live.
  *
  * @example
  * checkRead([{ '#h': ['secret'] }], reader, groups.get.bind(groups), PROFILES.strict)
@@ -140,6 +160,8 @@ export function checkRead(
     for (const id of ids) {
       const g = group(id)
       if (!g || g.deleted || !g.private || readerIsMember(g, reader)) continue
+      // A requester waits for the answer: only the 9000/9001 naming them may match, and those they see.
+      if (asksOwnStanding(f, reader)) continue
       if (reader.authed.size === 0) return { reason: policy.messages.privateAuth, auth: true }
       return { reason: policy.messages.privateRestricted, auth: false }
     }
