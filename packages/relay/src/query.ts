@@ -4,7 +4,7 @@ import { matchFilter } from 'nostr-tools/filter'
 import type { Peer, RelayContext, Subscription } from './context'
 import type { GroupRecord } from './groups/record'
 import { canSee, checkRead, type Reader } from './groups/visibility'
-import type { Cursor, StoredRow, StoreReader } from './store/store'
+import type { Cursor, Page, StoredRow, StoreReader } from './store/store'
 import { tiesById } from './ties-by-id'
 
 /** A connection as the query side sees it: who it is, its open subscriptions and its output pacing. */
@@ -107,6 +107,11 @@ export class QuerySide {
     }
     const reader = this.reader(conn)
     const named = filters.flatMap((f) => [...(f['#h'] ?? []), ...(f['#d'] ?? [])])
+    // The first page of the first filter is read while the groups named are looked up (two round
+    // trips at once on PostgreSQL); nothing of it is sent unless the check below passes.
+    const early =
+      named.length > 0 && this.ctx.tieOrder !== 'id' ? this.firstPage(filters[0], reader) : undefined
+    early?.catch(() => {})
     const groups = await loadGroups(store, named)
     const refusal = checkRead(filters, reader, (id) => groups.get(id), policy)
     if (refusal) {
@@ -129,7 +134,7 @@ export class QuerySide {
             ? tiesById(f, Math.min(f.limit ?? limits.defaultLimit, limits.maxLimit), (g) =>
                 this.visiblePages(g, reader, budget),
               )
-            : this.visiblePages(f, reader, budget)
+            : this.visiblePages(f, reader, budget, f === filters[0] ? early : undefined)
         for await (const page of pages) {
           if (conn.subs.get(subId) !== sub) return
           for (const row of page) {
@@ -175,6 +180,7 @@ export class QuerySide {
     f: Filter,
     reader: Reader,
     budget = { left: this.ctx.limits.maxQueryScan },
+    first?: Promise<Page>,
   ): AsyncGenerator<StoredRow[]> {
     const { policy, store, limits } = this.ctx
     const limit = Math.min(f.limit ?? limits.defaultLimit, limits.maxLimit)
@@ -185,7 +191,10 @@ export class QuerySide {
     for (let step = 0; found < limit; step++) {
       if (step > 0) await yieldToLoop()
       const want = Math.min(limit - found, limits.pageSize)
-      const page = await store.page(f, want, { view, after, window: Math.max(window, want) })
+      const page =
+        step === 0 && first
+          ? await first
+          : await store.page(f, want, { view, after, window: Math.max(window, want) })
       budget.left -= page.scanned
       const out: StoredRow[] = []
       for (const row of page.rows) {
@@ -203,6 +212,15 @@ export class QuerySide {
       // Sparse matches: examine more rows per step (each step stays bounded).
       if (page.rows.length < want) window = Math.min(window * 4, MAX_WINDOW)
     }
+  }
+
+  /** The first step of {@link visiblePages} for `f`, as it would read it now (none when `f` asks for nothing). */
+  private firstPage(f: Filter | undefined, reader: Reader): Promise<Page> | undefined {
+    const { policy, store, limits } = this.ctx
+    const limit = f ? Math.min(f.limit ?? limits.defaultLimit, limits.maxLimit) : 0
+    if (!f || limit <= 0) return undefined
+    const want = Math.min(limit, limits.pageSize)
+    return store.page(f, want, { view: store.groupIndex.view(reader, f, policy), window: want })
   }
 
   /** Sends an accepted event to every open subscription that matches it and may see it (`g`: its group after the change). */

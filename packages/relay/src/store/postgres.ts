@@ -8,7 +8,7 @@ import { allLists, dropListed, putListed } from './lists-pg'
 import { migrate } from './migrate'
 import { PgBatcher } from './pg-batch'
 import { Delivered, FanoutListener, SAMPLE_MS } from './pg-fanout'
-import { countableRows, pageRows, pgText, plain, queryRows, ROW_COLUMNS } from './query-postgres'
+import { countableRows, pageRows, pgText, plain, prepared, queryRows, ROW_COLUMNS } from './query-postgres'
 import type {
   Cursor,
   EventStore,
@@ -356,9 +356,8 @@ export class PostgresStore implements EventStore {
     return countableRows(this.pool, filter, opts.view, opts.maxScan)
   }
   async group(id: string): Promise<GroupRecord | undefined> {
-    const [row] = await rows<{ state: string }>(this.pool, 'SELECT state FROM groups WHERE id = $1', [
-      pgText(id),
-    ])
+    const [row] = (await prepared(this.pool, 'SELECT state FROM groups WHERE id = $1', [pgText(id)]))
+      .rows as { state: string }[]
     return row ? (JSON.parse(row.state) as GroupRecord) : undefined
   }
   peekGroup(id: string): GroupRecord | undefined {

@@ -19,6 +19,27 @@ export function pgText(s: string): string {
   return s.includes('\u0000') || s.startsWith('\u0001') ? `\u0001${JSON.stringify(s)}` : s
 }
 
+/** How many distinct query texts get a named prepared statement; later texts are planned each time. */
+const NAMED_MAX = 256
+const names = new Map<string, string>()
+
+/**
+ * Runs a query as a named prepared statement, so each pooled connection parses and plans a query
+ * shape once and then only binds: planning a read (a tag walk joined to its events) costs more
+ * than running it. Filters differ mostly in their parameters, so the shapes are few; past
+ * {@link NAMED_MAX} of them (per process, each prepared at most once per connection) queries go
+ * unnamed, which keeps what the server holds per connection bounded. `reuse` false plans it for
+ * its values every time: a search, whose best plan depends on how common its terms are.
+ */
+export function prepared(q: Q, text: string, values: unknown[], reuse = true): Promise<pg.QueryResult> {
+  let name = reuse ? names.get(text) : undefined
+  if (reuse && name === undefined && names.size < NAMED_MAX) {
+    name = `roost_${names.size}`
+    names.set(text, name)
+  }
+  return name === undefined ? q.query(text, values) : q.query({ name, text, values })
+}
+
 /** The columns of a {@link StoredRow}, in `SELECT` order. */
 export const ROW_COLUMNS = 'json, id, pubkey, kind, created_at, grp, seq'
 
@@ -181,7 +202,7 @@ export async function queryRows(
   const text = x.distinct
     ? `SELECT e.json, ${COLS} FROM (SELECT DISTINCT e.json, ${COLS} ${body}) e ${order} ${page}`
     : `SELECT e.json, ${COLS} ${body} ${order} ${page}`
-  return ((await q.query(text, x.params)).rows as StoredRow[]).map(plain)
+  return ((await prepared(q, text, x.params, filter.search === undefined)).rows as StoredRow[]).map(plain)
 }
 
 /**
@@ -202,7 +223,12 @@ export async function pageRows(
   const text = x.distinct
     ? `SELECT * FROM (SELECT DISTINCT ${cols} ${body}) e ORDER BY created_at DESC, seq DESC LIMIT ${Math.floor(opts.window)}`
     : `SELECT ${cols} ${body} ORDER BY ${x.ts} DESC, ${x.seq} DESC LIMIT ${Math.floor(opts.window)}`
-  const found = (await q.query(text, x.params)).rows as (Omit<StoredRow, 'json'> & { json: string | null })[]
+  const found = (await prepared(q, text, x.params, filter.search === undefined)).rows as (Omit<
+    StoredRow,
+    'json'
+  > & {
+    json: string | null
+  })[]
   const rows: StoredRow[] = []
   for (const c of found) {
     if (c.json === null) continue
@@ -226,7 +252,10 @@ export async function countableRows(
   const ok = x.rest.length > 0 ? `CASE WHEN ${x.rest.join(' AND ')} THEN 1 ELSE 0 END` : '1'
   const body = `FROM ${x.from} ${x.drive.length ? `WHERE ${x.drive.join(' AND ')}` : ''}`
   const text = `SELECT ${x.distinct ? 'DISTINCT ' : ''}${x.seq} AS seq, ${ok} AS ok ${body} LIMIT ${Math.floor(maxScan) + 1}`
-  const rows = (await q.query(text, x.params)).rows as { seq: string | number; ok: number }[]
+  const rows = (await prepared(q, text, x.params, filter.search === undefined)).rows as {
+    seq: string | number
+    ok: number
+  }[]
   if (rows.length > maxScan) return undefined
   const out: number[] = []
   for (const r of rows) if (Number(r.ok) === 1) out.push(Number(r.seq))
