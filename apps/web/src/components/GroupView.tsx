@@ -13,6 +13,7 @@ import { ForkBanner } from './ForkBanner'
 import { type GroupDialog, GroupHeader, type SidePanel } from './GroupHeader'
 import { InviteDialog } from './InviteDialog'
 import type { MessageActions } from './MessageRow'
+import { NewMessagesAnnouncer } from './NewMessagesAnnouncer'
 import { ProfileCardHost } from './People'
 import { PinnedBar } from './PinnedBar'
 import { useGroupPeople } from './people-store'
@@ -232,6 +233,13 @@ export function GroupView(props: {
                 ? 'Messages appear here once an admin lets you in.'
                 : 'Join this group to see its messages.'
         }
+      />
+      <NewMessagesAnnouncer
+        // Another group's messages are not news here (the timeline already has this key).
+        key={`new-in-${detail.key}`}
+        messages={detail.messages}
+        me={props.me}
+        loading={detail.loading}
       />
       <Composer
         label={`Message ${detail.name}`}
