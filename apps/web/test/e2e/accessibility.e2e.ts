@@ -54,6 +54,18 @@ let studio = ''
 let studioUrl = ''
 
 describe('accessibility', () => {
+  test('the scan finds what it is for: a button without a name fails it', async () => {
+    const { page } = ada
+    await page.evaluate(() => {
+      const b = document.createElement('button')
+      b.id = 'nameless'
+      document.body.append(b)
+    })
+    const found = await seriousViolations(page)
+    await page.evaluate(() => document.getElementById('nameless')?.remove())
+    expect(found.map((v) => v.id)).toContain('button-name')
+  })
+
   test('the signed-out views and the welcome page, on a phone and a desktop', async () => {
     const { found, scan } = await scanner()
     for (const size of SIZES) {
