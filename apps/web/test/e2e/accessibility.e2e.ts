@@ -274,6 +274,9 @@ describe('accessibility', () => {
     await joinByCode(ada, `${stack.relay.url}'${group}`)
     await page.getByRole('heading', { name: 'Busy' }).waitFor()
     await messageIn(ada, 'Hello from earlier').waitFor()
+    // Their names have come (kind 0), as the timeline shows them.
+    await messageIn(ada, 'Before you came').getByText('Bob', { exact: true }).first().waitFor()
+    await messageIn(ada, 'Hello from earlier').getByText('Cy', { exact: true }).first().waitFor()
     const log = page.getByRole('log', { name: 'Messages' })
     // The timeline is a log, which would read every row it gains: it is kept quiet.
     expect(await log.getAttribute('aria-live')).toBe('off')
