@@ -5,6 +5,7 @@ import type { Answer, GroupDetail, MessageItem } from '../model/types'
 import { PRIVATE_MEDIA_NOTICE } from './Attachments'
 import { DeleteGroupDialog, MoveDialog, ShareDialog, SubgroupDialog } from './CommunityDialogs'
 import { Composer } from './Composer'
+import { ConfirmDialog } from './ConfirmDialog'
 import { DeleteMessageDialog } from './DeleteMessageDialog'
 import { AnswerNotice } from './Dialog'
 import { EditGroupDialog } from './EditGroupDialog'
@@ -12,6 +13,7 @@ import { ForkBanner } from './ForkBanner'
 import { type GroupDialog, GroupHeader, type SidePanel } from './GroupHeader'
 import { InviteDialog } from './InviteDialog'
 import type { MessageActions } from './MessageRow'
+import { NewMessagesAnnouncer } from './NewMessagesAnnouncer'
 import { ProfileCardHost } from './People'
 import { PinnedBar } from './PinnedBar'
 import { useGroupPeople } from './people-store'
@@ -127,6 +129,7 @@ export function GroupView(props: {
   const [notice, setNotice] = useState<Answer>()
   const [reporting, setReporting] = useState<MessageItem>()
   const [deleting, setDeleting] = useState<MessageItem>()
+  const [leaving, setLeaving] = useState(false)
   // The "new messages" line stays where the read frontier was when the group was opened.
   const [lineAt] = useState(() => detail?.frontier)
 
@@ -190,11 +193,7 @@ export function GroupView(props: {
         onMenu={props.onMenu}
         onSearch={props.onSearch}
         twin={twin}
-        onLeave={async () => {
-          if (!window.confirm(`Leave ${detail.name}?`)) return
-          const answer = await props.onLeave()
-          if (!answer.ok) setNotice(answer)
-        }}
+        onLeave={() => setLeaving(true)}
       />
       <AccessBanner detail={detail} handle={handle} />
       <ForkBanner groupKey={detail.key} id={detail.id} />
@@ -234,6 +233,13 @@ export function GroupView(props: {
                 ? 'Messages appear here once an admin lets you in.'
                 : 'Join this group to see its messages.'
         }
+      />
+      <NewMessagesAnnouncer
+        // Another group's messages are not news here (the timeline already has this key).
+        key={`new-in-${detail.key}`}
+        messages={detail.messages}
+        me={props.me}
+        loading={detail.loading}
       />
       <Composer
         label={`Message ${detail.name}`}
@@ -281,6 +287,17 @@ export function GroupView(props: {
             return answer
           }}
         />
+      ) : null}
+      {leaving ? (
+        <ConfirmDialog
+          title="Leave group"
+          confirm="Leave group"
+          busy="Leaving…"
+          onConfirm={props.onLeave}
+          onClose={() => setLeaving(false)}
+        >
+          <p>Leave {detail.name}? The relay is told you left, and the group comes off your list.</p>
+        </ConfirmDialog>
       ) : null}
       {dialog === 'share' ? <ShareDialog detail={detail} onClose={() => setDialog(undefined)} /> : null}
       {dialog === 'subgroup' ? <SubgroupDialog detail={detail} onClose={() => setDialog(undefined)} /> : null}

@@ -327,6 +327,8 @@ export function Timeline(props: {
         onScroll={onScroll}
         role="log"
         aria-label="Messages"
+        // A log speaks every row it gains: new messages are announced, summarised, elsewhere.
+        aria-live="off"
         // The list is a Tab stop through its active message; only when that message is out of
         // the DOM (virtualized away) does the list itself take the stop, and hands it on.
         tabIndex={activeMounted ? -1 : 0}

@@ -3,9 +3,9 @@
  * (one per person or device) on the worker's Chromium, sign-in through the UI, screenshots
  * under `test-results/`, and an axe-core scan.
  */
-import { mkdirSync, readFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
+import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
+import { AxeBuilder } from '@axe-core/playwright'
 import { type RelayHandle, type RelayOptions, startRelay } from '@roost/relay'
 import { getPublicKey, nip19 } from 'nostr-tools'
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
@@ -236,9 +236,6 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   return path
 }
 
-const require = createRequire(import.meta.url)
-const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8')
-
 export interface AxeViolation {
   id: string
   impact: string | null
@@ -246,29 +243,23 @@ export interface AxeViolation {
   nodes: string[]
 }
 
-/** Runs axe-core (WCAG 2 A/AA rules) on the page; returns the serious and critical violations. */
+/**
+ * Runs axe-core (WCAG 2 A/AA rules) on the page through `@axe-core/playwright` (injected over
+ * the DevTools protocol, so the page's CSP does not apply); returns the serious and critical
+ * violations.
+ */
 export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
-  // Evaluated through the DevTools protocol, so the page's CSP does not apply to it.
-  await page.evaluate(axeSource)
-  const result = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(o: object): Promise<{ violations: AxeRaw[] }> } }).axe
-    interface AxeRaw {
-      id: string
-      impact: string | null
-      help: string
-      nodes: { target: string[] }[]
-    }
-    const r = await axe.run({
-      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
-    })
-    return r.violations.map((v) => ({
+  const result = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze()
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => ({
       id: v.id,
-      impact: v.impact,
+      impact: v.impact ?? null,
       help: v.help,
       nodes: v.nodes.map((n) => n.target.join(' ')),
     }))
-  })
-  return result.filter((v) => v.impact === 'serious' || v.impact === 'critical')
 }
 
 /** On a failed test, saves `test-results/failed-<test>-<n>.png` for each page given. */

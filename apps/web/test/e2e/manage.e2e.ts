@@ -107,6 +107,10 @@ describe('creating, inviting, moderating and leaving', () => {
     await sidebarGroup(ada, 'General').waitFor()
     await page.getByRole('button', { name: 'Group actions' }).click()
     await page.getByRole('menuitem', { name: 'Leave group' }).click()
+    // Asked in the app's own dialog, never the browser's confirm().
+    const dialog = page.getByRole('dialog', { name: 'Leave group' })
+    await dialog.getByText('Leave General?').waitFor()
+    await dialog.getByRole('button', { name: 'Leave group' }).click()
     await sidebarGroup(ada, 'General').waitFor({ state: 'detached' })
     // The app goes home once the leave is complete (9022 answered, cache wiped, 10009 published).
     await page.waitForFunction(() => location.hash === '#/')
