@@ -5,7 +5,7 @@
  * 1. Reload to the first message painted of a cached group of 200 messages, beside reloading a
  *    static file from the same server (navigation start → load event), same run. The goal is at
  *    most 2× the static file.
- * 2. Search, keystroke to the first result painted, in that group (the cache answers; the relay's
+ * 2. Search, a word's input into the empty box to the first result painted, in that group (the cache answers; the relay's
  *    NIP-50 results are added when they come), beside a nostr-tools `querySync` of the same NIP-50
  *    search on the same relay (network only, no page).
  */
@@ -51,7 +51,7 @@ const browser = await chromium.launch({
 })
 try {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
-  // Marks, relative to navigation start: the first message row painted; the last keystroke in the
+  // Marks, relative to navigation start: the first message row painted; the word's input in the
   // search box and the first result painted after it.
   // (A string, not a function: the TypeScript loader would wrap named inner functions in a helper
   // the page does not have.)
@@ -65,7 +65,7 @@ try {
           painted((t) => { w.__firstMessage = t })
         }
       }).observe(document, { childList: true, subtree: true })
-      document.addEventListener('keydown', (e) => {
+      document.addEventListener('input', (e) => {
         if (e.target?.getAttribute?.('aria-label') !== 'Search messages') return
         w.__key = performance.now()
         w.__firstResult = undefined
@@ -126,7 +126,7 @@ try {
     notes: `median ms: ours ${oursMs.toFixed(1)} (reload → first message painted of a cached group of 200, relay live) vs a static file from the same server ${staticMs.toFixed(1)} (navigation → load); ${(oursMs / staticMs).toFixed(2)}× the static file`,
   })
 
-  // 2. Search: keystroke → first result painted.
+  // 2. Search: a word typed into the empty box → first result painted.
   await page.goto('about:blank')
   await page.goto(groupUrl)
   await log.locator('article .body', { hasText: 'History message 200 of 200' }).waitFor({ timeout: 60_000 })
@@ -137,8 +137,9 @@ try {
     await page.getByRole('button', { name: 'Search messages' }).click()
     const box = page.getByRole('combobox', { name: 'Search messages' })
     await box.waitFor()
-    await box.press(words[r % words.length]!.slice(0, 1))
-    await box.pressSequentially(words[r % words.length]!.slice(1))
+    // The word arrives as one input into the empty box (as a paste would): no earlier prefix's
+    // results are on screen to count.
+    await box.fill(words[r % words.length]!)
     await page.waitForFunction(() => (window as unknown as Marks).__firstResult !== undefined, undefined, {
       timeout: 30_000,
     })
@@ -166,7 +167,7 @@ try {
     unit: 'search',
     ours: 1000 / searchMs,
     baseline: 1000 / baseMs,
-    notes: `median ms: ours ${searchMs.toFixed(1)} (last keystroke → first result painted, cached group of 200, relay live) vs nostr-tools querySync NIP-50 of the same word ${baseMs.toFixed(1)} (network only, no page)`,
+    notes: `median ms: ours ${searchMs.toFixed(1)} (the word's input into the empty box → first result painted, cached group of 200, relay live) vs nostr-tools querySync NIP-50 of the same word ${baseMs.toFixed(1)} (network only, no page)`,
   })
   await context.close()
 } finally {
