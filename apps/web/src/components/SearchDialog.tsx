@@ -80,18 +80,31 @@ export function SearchDialog(props: {
       return
     }
     setStatus('searching')
+    // This device's cache answers at once, on every keystroke; the relays, asked once typing
+    // pauses, add what the cache lacks (their answer replaces the cache's, keeping the chosen row).
+    let full = false
+    app.search(text, inGroup, { cacheOnly: true }).then((answer) => {
+      if (mine !== seq.current || full || !answer.ok) return
+      setResults(answer.results)
+      setActive(0)
+    })
     const timer = setTimeout(async () => {
       const answer = await app.search(text, inGroup)
       if (mine !== seq.current) return // a newer query is under way
-      setResults(answer.ok ? answer.results : [])
+      full = true
+      const next = answer.ok ? answer.results : []
+      const chosen = chosenId.current
+      setResults(next)
+      setActive(Math.max(0, chosen === undefined ? 0 : next.findIndex((r) => r.id === chosen)))
       setError(answer.ok ? undefined : answer.message)
       setStatus('done')
-      setActive(0)
     }, 200)
     return () => clearTimeout(timer)
   }, [app, text, inGroup])
 
   const current = Math.min(active, Math.max(0, results.length - 1))
+  const chosenId = useRef<string | undefined>(undefined)
+  chosenId.current = results[current]?.id
   const optionId = (i: number) => `search-option-${i}`
   useEffect(() => {
     document.getElementById(`search-option-${current}`)?.scrollIntoView({ block: 'nearest' })

@@ -157,8 +157,12 @@ export interface AppApi {
   snapshot(): AppSnapshot
   group(key: string): GroupHandle | undefined
   profile(pubkey: string): Profile | undefined
-  /** Searches messages in one group (`groupKey`) or in every group, newest first. */
-  search(text: string, groupKey?: string): Promise<SearchAnswer>
+  /**
+   * Searches messages in one group (`groupKey`) or in every group, newest first: this device's
+   * cache and the groups' relays, or with `cacheOnly` the cache alone (an answer without waiting
+   * on the network).
+   */
+  search(text: string, groupKey?: string, opts?: { cacheOnly?: boolean }): Promise<SearchAnswer>
   /** Fetches a person's newest kind 0 again (when their profile card opens). */
   refreshProfile(pubkey: string): void
   /** Bumps when any profile changes, for components that show names. */

@@ -355,10 +355,15 @@ class RoostApp implements AppApi {
     return g ? this.adapters.get(g) : undefined
   }
 
-  search(text: string, groupKey?: string): Promise<SearchAnswer> {
+  search(text: string, groupKey?: string, opts: { cacheOnly?: boolean } = {}): Promise<SearchAnswer> {
     const where = groupKey === undefined ? this.roost.groups : this.roost.groups.group(groupKey)
     if (!where) return Promise.resolve({ ok: false, message: 'That group is not open here.' })
-    return searchMessages(where, text, (key) => this.group(key)?.summary().name ?? key)
+    return searchMessages(
+      where,
+      text,
+      (key) => this.group(key)?.summary().name ?? key,
+      opts.cacheOnly ? { relays: false } : {},
+    )
   }
 
   profile(pubkey: string): Profile | undefined {
