@@ -254,7 +254,7 @@ describe('roost-relay CLI', () => {
     const help = run(['--help'])
     expect(await help.exit).toBe(0)
     expect(help.output()).toMatch(/Usage: roost-relay/)
-    expect(help.output()).toMatch(/NIP-01\/09\/11\/29\/42\/50\//) // search (NIP-50) among the NIPs
+    expect(help.output()).toMatch(/NIP-01\/09\/11\/29\/42\/45\/50\//) // COUNT (NIP-45) and search (NIP-50) among the NIPs
     const bad = run(['--profile', 'nope'])
     expect(await bad.exit).toBe(2)
     expect(bad.errors()).toMatch(/unknown --profile/)
