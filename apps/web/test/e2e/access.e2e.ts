@@ -34,15 +34,16 @@ describe('closed and private groups', () => {
     await send(bob, 'Hi designers')
     await messageIn(bob, 'Hi designers').waitFor()
 
-    // A write the relay refuses (content over its 65,536 limit): its message shows beside the
-    // draft, and the draft stays.
+    // A write the relay refuses (content over its 65,536 limit): the message stays where it was
+    // written, with the relay's reason, Retry and Delete; nothing is lost.
     const tooLong = 'x'.repeat(70_000)
     await box.fill(tooLong)
     await box.press('Enter')
-    const error = page.getByTestId('send-error')
-    await error.waitFor()
-    expect(await error.textContent()).toMatch(/^invalid: /)
-    expect(await box.inputValue()).toBe(tooLong)
+    const state = page.locator('[data-testid="send-state"][data-status="failed"]')
+    await state.waitFor()
+    expect(await state.textContent()).toMatch(/invalid: /)
+    await state.getByRole('button', { name: 'Retry' }).waitFor()
+    await state.getByRole('button', { name: 'Delete' }).waitFor()
   })
 
   test('a private group is unreadable without membership and readable after NIP-42 auth as a member', async () => {
