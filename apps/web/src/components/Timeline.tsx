@@ -41,7 +41,11 @@ export function buildRows(
   for (const m of messages) {
     let separated = false
     if (!prev || !sameDay(prev.createdAt, m.createdAt)) {
-      rows.push({ type: 'day', key: `day-${m.createdAt}-${m.id}`, at: m.createdAt })
+      rows.push({
+        type: 'day',
+        key: `day-${m.createdAt}-${m.id}`,
+        at: m.createdAt,
+      })
       separated = true
     }
     if (seen?.has(m.id)) pastSeen = true
@@ -257,7 +261,7 @@ export function Timeline(props: {
     if (!article) return
     if (target !== article) {
       // Inside a message's actions: ← → between them, Escape back to the message.
-      const buttons = [...article.querySelectorAll<HTMLElement>('button, a[href]')]
+      const buttons = shownControls(article, 'button, a[href]')
       const at = buttons.indexOf(target)
       if (e.key === 'Escape') {
         e.preventDefault()
@@ -281,8 +285,7 @@ export function Timeline(props: {
     else if (e.key === 'Enter' || e.key === ' ') {
       e.preventDefault()
       ;(
-        article.querySelector<HTMLElement>('.msg-actions button') ??
-        article.querySelector<HTMLElement>('button, a[href]')
+        shownControls(article, '.msg-actions button')[0] ?? shownControls(article, 'button, a[href]')[0]
       )?.focus()
       return
     }
@@ -371,4 +374,12 @@ export function Timeline(props: {
       </div>
     </div>
   )
+}
+
+/**
+ * A message's controls that are laid out: a button the layout hides (the quick 👍 on a phone)
+ * cannot take focus, so the arrows would stop on it.
+ */
+function shownControls(article: HTMLElement, selector: string): HTMLElement[] {
+  return [...article.querySelectorAll<HTMLElement>(selector)].filter((el) => el.getClientRects().length > 0)
 }
