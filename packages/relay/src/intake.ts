@@ -90,6 +90,7 @@ export class Intake {
         return { reply, accepted: batch.out }
       },
       committed,
+      event,
     )
     outcome.catch(() => {}) // the caller handles it; not an unhandled rejection meanwhile
     return { outcome }

@@ -26,11 +26,28 @@ export interface BatchUnit {
    * it leaves for the batch to send right before its COMMIT, in order. `shared` is the batch's own
    * (what earlier units of the batch left for later ones, e.g. records read under locks it holds).
    */
-  run(q: pg.PoolClient, shared: Map<string, unknown>): Promise<string[]>
+  run(q: pg.PoolClient, shared: Map<string, unknown>, probed?: pg.QueryResult): Promise<UnitRun>
+  /**
+   * A read (one statement, its values inlined with `literal`) sent in the round trip that opens
+   * the unit, right after its savepoint and its group's lock; its result is handed to `run`.
+   */
+  readonly probe?: (literal: (value: string) => string) => string
   /** The batch holding the unit committed: answer it. */
   committed(): void
   /** The unit failed, or its batch did not commit: reject it (nothing of it remains). */
   failed(err: unknown): void
+}
+
+/** What a unit's run leaves for its batch. */
+export interface UnitRun {
+  /** NOTIFY payloads to send right before the COMMIT, in order. */
+  notices: string[]
+  /**
+   * The unit's last write, left to go out first in the batch's next round trip (inside the unit's
+   * savepoint still): one statement, values inlined, that cannot conflict with anything the batch
+   * could do meanwhile; `check` is a read that finds a row only if it was applied.
+   */
+  deferred?: { sql: string; check: string }
 }
 
 const isRetryable = (err: unknown) => {
@@ -180,9 +197,8 @@ class Lane {
       return
     }
     client.on('error', ignore)
-    const done: BatchUnit[] = []
-    const notices: string[] = []
-    const shared = new Map<string, unknown>()
+    const open: OpenBatch = { done: [], notices: [], shared: new Map(), begun: false, tail: undefined }
+    const { done, notices } = open
     /** The last unit's savepoint is still to be released (with the next statement sent). */
     this.pendingRelease = false
     /** The unit under way, rejected with the batch if its connection fails. */
@@ -190,7 +206,6 @@ class Lane {
     let broken: unknown
     const started = performance.now()
     try {
-      await client.query('BEGIN')
       for (;;) {
         const job = this.queue[0]
         if (!job) {
@@ -198,7 +213,7 @@ class Lane {
           break
         }
         current = job
-        const outcome = await this.runOne(client, job, done.length === 0, shared)
+        const outcome = await this.runOne(client, job, done.length === 0, open)
         current = undefined
         if (outcome === 'again') break
         this.queue.shift()
@@ -207,13 +222,18 @@ class Lane {
         notices.push(...outcome)
         if (done.length >= MAX_UNITS) break
       }
-      if (this.pendingRelease) await client.query('RELEASE SAVEPOINT unit')
+      // One round trip: the last unit's deferred write and RELEASE, the notifications, the COMMIT.
+      const last: string[] = []
+      if (open.tail) last.push(open.tail.sql)
+      if (this.pendingRelease) last.push('RELEASE SAVEPOINT unit')
       if (notices.length > 0)
-        await client.query(
-          'SELECT pg_notify($1, n) FROM unnest($2::text[]) WITH ORDINALITY AS x (n, i) ORDER BY i',
-          [this.channel, notices],
+        last.push(
+          `SELECT pg_notify(${client.escapeLiteral(this.channel)}, n) FROM unnest(ARRAY[${notices
+            .map((n) => client.escapeLiteral(n))
+            .join(', ')}]::text[]) WITH ORDINALITY AS x (n, i) ORDER BY i`,
         )
-      await client.query('COMMIT')
+      if (open.begun) last.push('COMMIT')
+      if (last.length > 0) await client.query(last.join('; '))
     } catch (err) {
       await client.query('ROLLBACK').catch((e: unknown) => {
         broken = e
@@ -240,36 +260,90 @@ class Lane {
     q: pg.PoolClient,
     job: { unit: BatchUnit; tries: number },
     first: boolean,
-    shared: Map<string, unknown>,
+    open: OpenBatch,
   ): Promise<string[] | 'failed' | 'again'> {
     const { unit } = job
-    // One round trip: the previous unit's RELEASE, this one's SAVEPOINT and its group's lock.
-    let text = this.pendingRelease ? 'RELEASE SAVEPOINT unit; SAVEPOINT unit' : 'SAVEPOINT unit'
+    const { shared } = open
+    // One round trip: the transaction's BEGIN (first unit) or the previous unit's deferred write and
+    // RELEASE, this unit's SAVEPOINT, its group's lock and its probe.
+    const parts: string[] = []
+    if (!open.begun) parts.push('BEGIN')
+    open.begun = true
+    const tail = open.tail
+    open.tail = undefined
+    if (tail) parts.push(tail.sql)
+    if (this.pendingRelease) parts.push('RELEASE SAVEPOINT unit')
     this.pendingRelease = false
+    parts.push('SAVEPOINT unit')
+    const locking = unit.lockKey !== undefined ? parts.length : -1
     if (unit.lockKey !== undefined)
-      text += `; SELECT pg_${first ? '' : 'try_'}advisory_xact_lock(hashtextextended(${q.escapeLiteral(unit.lockKey)}, 0)) AS ok`
+      parts.push(
+        `SELECT pg_${first ? '' : 'try_'}advisory_xact_lock(hashtextextended(${q.escapeLiteral(unit.lockKey)}, 0)) AS ok`,
+      )
+    if (unit.probe) parts.push(unit.probe((v) => q.escapeLiteral(v)))
     const shared0 = new Map(shared)
+    let opened = false
     try {
-      const results = (await q.query(text)) as unknown as pg.QueryResult | pg.QueryResult[]
-      const last = Array.isArray(results) ? results[results.length - 1] : results
-      if (unit.lockKey !== undefined && !first && last?.rows[0]?.ok !== true) throw new Busy()
-      const notes = await unit.run(q, shared)
+      const answer = (await q.query(parts.join('; '))) as unknown as pg.QueryResult | pg.QueryResult[]
+      opened = true
+      const results = Array.isArray(answer) ? answer : [answer]
+      if (locking >= 0 && !first && results[locking]?.rows[0]?.ok !== true) throw new Busy()
+      const ran = await unit.run(q, shared, unit.probe ? results[results.length - 1] : undefined)
       this.pendingRelease = true
-      return notes
+      if (ran.deferred)
+        open.tail = {
+          sql: ran.deferred.sql,
+          check: ran.deferred.check,
+          unit,
+          notices: ran.notices.length,
+          shared: shared0,
+        }
+      return ran.notices
     } catch (err) {
+      // Locks the unit took are released with its savepoint; an unusable connection throws here.
+      await q.query('ROLLBACK TO SAVEPOINT unit; RELEASE SAVEPOINT unit')
+      if (tail && !opened && (await q.query(tail.check)).rows.length === 0) {
+        // The previous unit's deferred write failed (its savepoint was the one rolled back): it
+        // leaves nothing, and this unit, which had not begun, runs first in the next batch.
+        this.pendingRelease = false
+        const at = open.done.lastIndexOf(tail.unit)
+        if (at >= 0) open.done.splice(at, 1)
+        open.notices.splice(open.notices.length - tail.notices, tail.notices)
+        shared.clear()
+        for (const [k, v] of tail.shared) shared.set(k, v)
+        tail.unit.failed(err)
+        return 'again'
+      }
       // What the unit left for later units is dropped with it.
       shared.clear()
       for (const [k, v] of shared0) shared.set(k, v)
-      // Locks the unit took are released with its savepoint; an unusable connection throws here.
-      await q.query('ROLLBACK TO SAVEPOINT unit; RELEASE SAVEPOINT unit')
       if (err instanceof Busy) return 'again'
       if (isRetryable(err) && job.tries < RETRIES) {
         job.tries++
         // Alone in a batch, it waits for locks holding none; otherwise the batch commits first.
-        return first ? this.runOne(q, job, true, shared) : 'again'
+        return first ? this.runOne(q, job, true, open) : 'again'
       }
       unit.failed(err)
       return 'failed'
     }
   }
+}
+
+/** The state of one open batch. */
+interface OpenBatch {
+  /** Units run and kept, to answer at the COMMIT. */
+  done: BatchUnit[]
+  /** Their notifications, in order. */
+  notices: string[]
+  /** What earlier units left for later ones. */
+  shared: Map<string, unknown>
+  /** BEGIN was sent. */
+  begun: boolean
+  /**
+   * The last unit's deferred write, sent first in the next round trip (still inside that unit's
+   * savepoint), with what to undo should it fail.
+   */
+  tail:
+    | { sql: string; check: string; unit: BatchUnit; notices: number; shared: Map<string, unknown> }
+    | undefined
 }

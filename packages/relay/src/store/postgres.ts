@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import type { Filter, NostrEvent } from 'nostr-tools'
 import pg from 'pg'
 import { GroupIndex, IndexedRecords } from '../groups/group-index'
+import { groupOf } from '../groups/intake'
 import type { GroupRecord } from '../groups/record'
 import { groupColumn, isAddressable, isReplaceable } from './database'
 import { allLists, dropListed, putListed } from './lists-pg'
@@ -100,6 +101,8 @@ export class PostgresStore implements EventStore {
   private readonly listListeners: (() => void)[] = []
   /** This process's mark on its notifications. */
   private readonly origin = randomBytes(9).toString('base64')
+  /** How this process's notifications begin (see {@link PostgresStore.notices}). */
+  private readonly mine = `{"o":${JSON.stringify(this.origin)},`
   /** Runs the units, a batch per transaction. */
   private readonly batcher: PgBatcher
   private readonly running = new Set<Promise<unknown>>()
@@ -173,21 +176,31 @@ export class PostgresStore implements EventStore {
     groupId: string | undefined,
     fn: (tx: StoreTransaction) => Promise<T>,
     committed?: (value: T) => void,
+    about?: Pick<NostrEvent, 'id' | 'pubkey'>,
   ): Promise<T> {
     if (this.closed) return Promise.reject(new Error('the store is closed'))
+    const probing =
+      about && !about.id.includes('\u0000') && !about.pubkey.includes('\u0000') ? about : undefined
     const next = new Promise<T>((resolve, reject) => {
       let tx: PgTransaction | undefined
       let value: T
       this.batcher.push({
         groupId,
         lockKey: groupId === undefined ? undefined : groupKey(groupId),
-        run: async (q, shared) => {
-          tx = new PgTransaction(q, this.relayKey(), shared as Shared)
+        ...(probing && { probe: (literal: (v: string) => string) => probe(probing, literal) }),
+        run: async (q, shared, probed) => {
+          tx = new PgTransaction(
+            q,
+            this.relayKey(),
+            shared as Shared,
+            probing && probed && answers(probing, probed),
+          )
           if (groupId !== undefined) tx.held(groupId)
           value = await fn(tx)
-          const notes = await this.notices(q, tx)
+          const notices = await this.notices(tx.q, tx)
           tx.share()
-          return notes
+          const deferred = tx.deferred()
+          return deferred ? { notices, deferred } : { notices }
         },
         committed: () => {
           if (tx) this.committed(tx)
@@ -237,6 +250,8 @@ export class PostgresStore implements EventStore {
   }
 
   private heard(payload: string): void {
+    // This process's own notifications (most of them, on a busy relay) are skipped unparsed.
+    if (payload.startsWith(this.mine)) return
     this.inbox = this.inbox
       .then(() => this.receive(payload))
       .catch((err) => this.log(`fan-out: ${(err as Error).message}`))
@@ -435,6 +450,42 @@ export class PostgresStore implements EventStore {
  */
 type Shared = Map<string, { json: string; g: GroupRecord } | null | { n: number; list: RingEntry[] }>
 
+/** What every EVENT asks before deciding (see {@link EventStore.unit}'s `about`), read in one statement. */
+interface Probed {
+  id: string
+  pubkey: string
+  /** The stored row with this id, if any. */
+  row: StoredRow | undefined
+  /** The id is among the remembered deletions. */
+  deleted: boolean
+  /** The author has a stored kind 5 naming it. */
+  withdrawn: boolean
+}
+
+/** The probe of one event: its stored row (or a row of nulls), whether it was deleted, whether withdrawn. */
+function probe(about: Pick<NostrEvent, 'id' | 'pubkey'>, literal: (v: string) => string): string {
+  const id = literal(about.id)
+  return `SELECT ${ROW_COLUMNS.split(', ')
+    .map((c) => `e.${c}`)
+    .join(', ')},
+      EXISTS (SELECT 1 FROM deleted_ids WHERE id = ${id}) AS deleted,
+      EXISTS (SELECT 1 FROM tags t JOIN events k ON k.seq = t.event
+        WHERE t.name = 'e' AND t.value = ${id} AND k.kind = 5 AND k.pubkey = ${literal(about.pubkey)}) AS withdrawn
+    FROM (VALUES (1)) AS one (x) LEFT JOIN events e ON e.id = ${id}`
+}
+
+function answers(about: Pick<NostrEvent, 'id' | 'pubkey'>, result: pg.QueryResult): Probed | undefined {
+  const r = result.rows[0] as (StoredRow & { deleted: boolean; withdrawn: boolean }) | undefined
+  if (!r) return undefined
+  return {
+    id: about.id,
+    pubkey: about.pubkey,
+    row: r.json === null ? undefined : plain(r),
+    deleted: r.deleted === true,
+    withdrawn: r.withdrawn === true,
+  }
+}
+
 /** The open transaction of one {@link PostgresStore.unit}. */
 class PgTransaction implements StoreTransaction {
   /** Group records written by this unit (null: dropped) with their new versions. */
@@ -454,11 +505,44 @@ class PgTransaction implements StoreTransaction {
   /** This unit deleted events: every window known to the batch is dropped. */
   private ringsDropped = false
 
+  /** Every statement of the unit goes through here: a deferred insert goes out first. */
+  readonly q: Q
+  /** The unit's last insert, not sent yet (see {@link PgTransaction.deferred}). */
+  private pending: { sql: string; check: string } | undefined
+
   constructor(
-    private readonly q: Q,
+    private readonly raw: Q,
     private readonly relayKey: string,
     private readonly shared: Shared = new Map(),
-  ) {}
+    /** Read as the unit opened; valid until the unit writes. */
+    private probed?: Probed,
+  ) {
+    this.q = {
+      query: (async (...args: Parameters<Q['query']>) => {
+        await this.flush()
+        return (raw.query as (...a: unknown[]) => unknown)(...args)
+      }) as Q['query'],
+    }
+  }
+
+  /** Sends the deferred insert now (another statement of the unit follows). */
+  private async flush(): Promise<void> {
+    const pending = this.pending
+    if (!pending) return
+    this.pending = undefined
+    await this.raw.query(pending.sql)
+  }
+
+  /**
+   * The unit's last insert, when it was left for the batch to send with its next round trip: an
+   * event of the group whose lock the unit holds, which the probe found not stored, so the insert
+   * cannot meet a duplicate (a plain INSERT: were one there, the unit fails rather than claims it).
+   */
+  deferred(): { sql: string; check: string } | undefined {
+    const pending = this.pending
+    this.pending = undefined
+    return pending
+  }
 
   /** The unit succeeded: what it read and wrote under its locks is left for the batch's later units. */
   share(): void {
@@ -503,6 +587,7 @@ class PgTransaction implements StoreTransaction {
   }
 
   get(id: string): Promise<StoredRow | undefined> {
+    if (this.probed?.id === id) return Promise.resolve(this.probed.row)
     return getRow(this.q, id)
   }
   query(filter: Filter, limit: number, offset = 0): Promise<StoredRow[]> {
@@ -529,6 +614,7 @@ class PgTransaction implements StoreTransaction {
     return record?.g
   }
   async deletedByAuthor(pubkey: string, id: string): Promise<boolean> {
+    if (this.probed?.id === id && this.probed.pubkey === pubkey) return this.probed.withdrawn
     if (id.includes('\u0000') || pubkey.includes('\u0000')) return false
     const found = await rows(
       this.q,
@@ -539,10 +625,13 @@ class PgTransaction implements StoreTransaction {
     return found.length > 0
   }
   wasDeleted(id: string): Promise<boolean> {
+    if (this.probed?.id === id) return Promise.resolve(this.probed.deleted)
     return wasDeleted(this.q, id)
   }
 
   async insert(event: NostrEvent): Promise<InsertResult> {
+    const unseen = this.probed?.id === event.id && this.probed.row === undefined
+    this.probed = undefined
     const q = this.q
     let d: string | null = null
     if (isReplaceable(event.kind)) d = ''
@@ -579,28 +668,55 @@ class PgTransaction implements StoreTransaction {
       names.push(name)
       values.push(v)
     }
-    // The row and its tags in one round trip.
-    const [row] = await rows<{ seq: number }>(
-      q,
-      `WITH ins AS (
+    const h = groupOf(event)
+    if (
+      unseen &&
+      d === null &&
+      h !== undefined &&
+      this.locked.has(h) &&
+      Number.isSafeInteger(event.kind) &&
+      Number.isSafeInteger(event.created_at)
+    ) {
+      await this.flush()
+      const lit = (v: string) => pg.escapeLiteral(v)
+      const array = (xs: string[]) => `ARRAY[${xs.map(lit).join(', ')}]::text[]`
+      this.pending = {
+        sql: `WITH ins AS (
+           INSERT INTO events (id, pubkey, kind, created_at, d, grp, json)
+           VALUES (${lit(event.id)}, ${lit(event.pubkey)}, ${event.kind}, ${event.created_at}, NULL,
+             ${grp === null ? 'NULL' : lit(pgText(grp))}, ${lit(JSON.stringify(event))}) RETURNING seq)
+         INSERT INTO tags (event, name, value, created_at)
+         SELECT ins.seq, x.n, x.v, ${event.created_at} FROM ins, unnest(${array(names)}, ${array(values)}) AS x (n, v)`,
+        check: `SELECT 1 FROM events WHERE id = ${lit(event.id)}`,
+      }
+      this.events.push(event)
+      this.ringInsert(event, grp === null ? null : pgText(grp))
+      return 'saved'
+    }
+    // The row and its tags in one round trip, a statement each connection prepares once.
+    const [row] = (
+      await prepared(
+        q,
+        `WITH ins AS (
          INSERT INTO events (id, pubkey, kind, created_at, d, grp, json) VALUES ($1, $2, $3, $4, $5, $6, $7)
          ON CONFLICT (id) DO NOTHING RETURNING seq),
        t AS (
          INSERT INTO tags (event, name, value, created_at)
          SELECT ins.seq, x.n, x.v, $4 FROM ins, unnest($8::text[], $9::text[]) AS x (n, v))
        SELECT seq FROM ins`,
-      [
-        event.id,
-        event.pubkey,
-        event.kind,
-        event.created_at,
-        d,
-        grp === null ? null : pgText(grp),
-        JSON.stringify(event),
-        names,
-        values,
-      ],
-    )
+        [
+          event.id,
+          event.pubkey,
+          event.kind,
+          event.created_at,
+          d,
+          grp === null ? null : pgText(grp),
+          JSON.stringify(event),
+          names,
+          values,
+        ],
+      )
+    ).rows as { seq: number }[]
     if (!row) return 'duplicate'
     this.events.push(event)
     this.ringInsert(event, grp === null ? null : pgText(grp))
@@ -613,12 +729,14 @@ class PgTransaction implements StoreTransaction {
   }
 
   async deleteIds(ids: readonly string[]): Promise<number> {
+    this.probed = undefined
     if (ids.length === 0) return 0
     const r = await this.q.query('DELETE FROM events WHERE id = ANY($1::text[])', [[...ids]])
     this.dropRings()
     return r.rowCount ?? 0
   }
   async deleteGroupEvents(groupId: string, keepId: string): Promise<string[]> {
+    this.probed = undefined
     const gone = await rows<{ id: string }>(
       this.q,
       'DELETE FROM events WHERE grp = $1 AND id <> $2 RETURNING id',
@@ -628,6 +746,7 @@ class PgTransaction implements StoreTransaction {
     return gone.map((r) => r.id)
   }
   async rememberDeleted(ids: readonly string[], at: number): Promise<void> {
+    this.probed = undefined
     if (ids.length === 0) return
     await this.q.query(
       `INSERT INTO deleted_ids (id, at) SELECT unnest($1::text[]), $2
