@@ -7,7 +7,7 @@ import type { GroupRecord } from '../groups/record'
 import { groupColumn, isAddressable, isReplaceable } from './database'
 import { allLists, dropListed, putListed } from './lists-pg'
 import { migrate } from './migrate'
-import { PgBatcher } from './pg-batch'
+import { type BatchSql, PgBatcher } from './pg-batch'
 import { Delivered, FanoutListener, SAMPLE_MS } from './pg-fanout'
 import { countableRows, pageRows, pgText, plain, prepared, queryRows, ROW_COLUMNS } from './query-postgres'
 import type {
@@ -131,7 +131,7 @@ export class PostgresStore implements EventStore {
       log,
     )
     this.delivered = new Delivered(pool)
-    this.batcher = new PgBatcher(pool, FANOUT_CHANNEL)
+    this.batcher = new PgBatcher(pool, FANOUT_CHANNEL, batchSql)
   }
 
   /** Connects, applies pending migrations, starts listening, then loads the group records. */
@@ -187,20 +187,21 @@ export class PostgresStore implements EventStore {
       this.batcher.push({
         groupId,
         lockKey: groupId === undefined ? undefined : groupKey(groupId),
-        ...(probing && { probe: (literal: (v: string) => string) => probe(probing, literal) }),
-        run: async (q, shared, probed) => {
+        ...(probing && { about: { id: probing.id, pubkey: probing.pubkey } }),
+        run: async (q, shared, probed, defer) => {
           tx = new PgTransaction(
             q,
             this.relayKey(),
             shared as Shared,
             probing && probed && answers(probing, probed),
+            defer,
           )
           if (groupId !== undefined) tx.held(groupId)
           value = await fn(tx)
           const notices = await this.notices(tx.q, tx)
           tx.share()
           const deferred = tx.deferred()
-          return deferred ? { notices, deferred } : { notices }
+          return { notices, ...(deferred && { deferred }), ...(tx.stale && { stale: true }) }
         },
         committed: () => {
           if (tx) this.committed(tx)
@@ -462,25 +463,60 @@ interface Probed {
   withdrawn: boolean
 }
 
-/** The probe of one event: its stored row (or a row of nulls), whether it was deleted, whether withdrawn. */
-function probe(about: Pick<NostrEvent, 'id' | 'pubkey'>, literal: (v: string) => string): string {
-  const id = literal(about.id)
-  return `SELECT ${ROW_COLUMNS.split(', ')
-    .map((c) => `e.${c}`)
-    .join(', ')},
-      EXISTS (SELECT 1 FROM deleted_ids WHERE id = ${id}) AS deleted,
-      EXISTS (SELECT 1 FROM tags t JOIN events k ON k.seq = t.event
-        WHERE t.name = 'e' AND t.value = ${id} AND k.kind = 5 AND k.pubkey = ${literal(about.pubkey)}) AS withdrawn
-    FROM (VALUES (1)) AS one (x) LEFT JOIN events e ON e.id = ${id}`
+/**
+ * The SQL of the batches' own statements (see {@link BatchSql}): the probe of some events (a row
+ * each: its stored row or nulls, whether its id was deleted, whether its author withdrew it), and
+ * the insert of deferred rows with their tags, in order (so `seq` keeps the acceptance order).
+ */
+const batchSql: BatchSql = {
+  probe(events, literal) {
+    const list = (xs: string[]) => `ARRAY[${xs.map(literal).join(', ')}]::text[]`
+    return `SELECT p.id AS probe_id, ${ROW_COLUMNS.split(', ')
+      .map((c) => `e.${c}`)
+      .join(', ')},
+        EXISTS (SELECT 1 FROM deleted_ids WHERE id = p.id COLLATE "C") AS deleted,
+        EXISTS (SELECT 1 FROM tags t JOIN events k ON k.seq = t.event
+          WHERE t.name = 'e' AND t.value = p.id COLLATE "C" AND k.kind = 5 AND k.pubkey = p.pubkey COLLATE "C") AS withdrawn
+      FROM unnest(${list(events.map((e) => e.id))}, ${list(events.map((e) => e.pubkey))}) AS p (id, pubkey)
+      LEFT JOIN events e ON e.id = p.id COLLATE "C"`
+  },
+  insert(given, literal) {
+    const rows = given as readonly Deferred[]
+    const list = (xs: (string | null)[]) =>
+      `ARRAY[${xs.map((x) => (x === null ? 'NULL' : literal(x))).join(', ')}]::text[]`
+    const tagOf = rows.flatMap((r) => r.names.map(() => r.id))
+    return `WITH v AS (
+        SELECT * FROM unnest(${list(rows.map((r) => r.id))}, ${list(rows.map((r) => r.pubkey))},
+          ARRAY[${rows.map((r) => r.kind).join(', ')}]::int[], ARRAY[${rows.map((r) => r.created_at).join(', ')}]::bigint[],
+          ${list(rows.map((r) => r.grp))}, ${list(rows.map((r) => r.json))}) WITH ORDINALITY
+          AS v (id, pubkey, kind, created_at, grp, json, i)),
+      ins AS (
+        INSERT INTO events (id, pubkey, kind, created_at, grp, json)
+        SELECT id, pubkey, kind, created_at, grp, json FROM v ORDER BY i RETURNING seq, id, created_at)
+      INSERT INTO tags (event, name, value, created_at)
+      SELECT ins.seq, t.n, t.v, ins.created_at
+      FROM ins JOIN unnest(${list(tagOf)}, ${list(rows.flatMap((r) => r.names))}, ${list(rows.flatMap((r) => r.values))})
+        AS t (id, n, v) ON t.id COLLATE "C" = ins.id`
+  },
 }
 
-function answers(about: Pick<NostrEvent, 'id' | 'pubkey'>, result: pg.QueryResult): Probed | undefined {
-  const r = result.rows[0] as (StoredRow & { deleted: boolean; withdrawn: boolean }) | undefined
-  if (!r) return undefined
+/** An insert left to the batch: an event (no `d`) and its indexed tags. */
+interface Deferred {
+  id: string
+  pubkey: string
+  kind: number
+  created_at: number
+  grp: string | null
+  json: string
+  names: string[]
+  values: string[]
+}
+
+function answers(about: Pick<NostrEvent, 'id' | 'pubkey'>, r: Record<string, unknown>): Probed {
   return {
     id: about.id,
     pubkey: about.pubkey,
-    row: r.json === null ? undefined : plain(r),
+    row: r.json === null ? undefined : plain(r as unknown as StoredRow),
     deleted: r.deleted === true,
     withdrawn: r.withdrawn === true,
   }
@@ -507,8 +543,12 @@ class PgTransaction implements StoreTransaction {
 
   /** Every statement of the unit goes through here: a deferred insert goes out first. */
   readonly q: Q
-  /** The unit's last insert, not sent yet (see {@link PgTransaction.deferred}). */
-  private pending: { sql: string; check: string } | undefined
+  /** The unit's insert, not sent yet (see {@link PgTransaction.deferred}). */
+  private pending: Deferred | undefined
+  /** The unit wrote something (besides a deferred insert). */
+  private wrote = false
+  /** The unit changed what a probe answers: the batch's probes are read again. */
+  stale = false
 
   constructor(
     private readonly raw: Q,
@@ -516,6 +556,8 @@ class PgTransaction implements StoreTransaction {
     private readonly shared: Shared = new Map(),
     /** Read as the unit opened; valid until the unit writes. */
     private probed?: Probed,
+    /** The unit may leave its insert to the batch. */
+    private readonly defer = false,
   ) {
     this.q = {
       query: (async (...args: Parameters<Q['query']>) => {
@@ -530,18 +572,19 @@ class PgTransaction implements StoreTransaction {
     const pending = this.pending
     if (!pending) return
     this.pending = undefined
-    await this.raw.query(pending.sql)
+    this.wrote = true
+    await this.raw.query(batchSql.insert([pending], (v) => pg.escapeLiteral(v)))
   }
 
   /**
-   * The unit's last insert, when it was left for the batch to send with its next round trip: an
-   * event of the group whose lock the unit holds, which the probe found not stored, so the insert
-   * cannot meet a duplicate (a plain INSERT: were one there, the unit fails rather than claims it).
+   * The unit's insert, when it is its only write and was left for the batch: an event of the group
+   * whose lock the unit holds, which the probe found not stored, so the insert cannot meet a
+   * duplicate (a plain INSERT: were one there, the batch's insert fails and its units run again).
    */
-  deferred(): { sql: string; check: string } | undefined {
+  deferred(): { id: string; row: Deferred } | undefined {
     const pending = this.pending
     this.pending = undefined
-    return pending
+    return pending && { id: pending.id, row: pending }
   }
 
   /** The unit succeeded: what it read and wrote under its locks is left for the batch's later units. */
@@ -651,6 +694,8 @@ class PgTransaction implements StoreTransaction {
           event.created_at > old.created_at || (event.created_at === old.created_at && event.id < old.id)
         if (!newer) return 'stale'
         await q.query('DELETE FROM events WHERE seq = $1', [old.seq])
+        this.wrote = true
+        this.stale = true
         this.dropRings()
       }
     }
@@ -669,30 +714,36 @@ class PgTransaction implements StoreTransaction {
       values.push(v)
     }
     const h = groupOf(event)
+    if (event.kind === 5) this.stale = true
     if (
+      this.defer &&
       unseen &&
+      !this.wrote &&
+      this.pending === undefined &&
       d === null &&
       h !== undefined &&
       this.locked.has(h) &&
-      Number.isSafeInteger(event.kind) &&
+      Number.isInteger(event.kind) &&
+      event.kind >= 0 &&
+      event.kind <= 0x7fffffff &&
       Number.isSafeInteger(event.created_at)
     ) {
-      await this.flush()
-      const lit = (v: string) => pg.escapeLiteral(v)
-      const array = (xs: string[]) => `ARRAY[${xs.map(lit).join(', ')}]::text[]`
       this.pending = {
-        sql: `WITH ins AS (
-           INSERT INTO events (id, pubkey, kind, created_at, d, grp, json)
-           VALUES (${lit(event.id)}, ${lit(event.pubkey)}, ${event.kind}, ${event.created_at}, NULL,
-             ${grp === null ? 'NULL' : lit(pgText(grp))}, ${lit(JSON.stringify(event))}) RETURNING seq)
-         INSERT INTO tags (event, name, value, created_at)
-         SELECT ins.seq, x.n, x.v, ${event.created_at} FROM ins, unnest(${array(names)}, ${array(values)}) AS x (n, v)`,
-        check: `SELECT 1 FROM events WHERE id = ${lit(event.id)}`,
+        id: event.id,
+        pubkey: event.pubkey,
+        kind: event.kind,
+        created_at: event.created_at,
+        grp: grp === null ? null : pgText(grp),
+        json: JSON.stringify(event),
+        names,
+        values,
       }
       this.events.push(event)
       this.ringInsert(event, grp === null ? null : pgText(grp))
       return 'saved'
     }
+    this.wrote = true
+    this.stale = true
     // The row and its tags in one round trip, a statement each connection prepares once.
     const [row] = (
       await prepared(
@@ -730,6 +781,8 @@ class PgTransaction implements StoreTransaction {
 
   async deleteIds(ids: readonly string[]): Promise<number> {
     this.probed = undefined
+    this.wrote = true
+    this.stale = true
     if (ids.length === 0) return 0
     const r = await this.q.query('DELETE FROM events WHERE id = ANY($1::text[])', [[...ids]])
     this.dropRings()
@@ -737,6 +790,8 @@ class PgTransaction implements StoreTransaction {
   }
   async deleteGroupEvents(groupId: string, keepId: string): Promise<string[]> {
     this.probed = undefined
+    this.wrote = true
+    this.stale = true
     const gone = await rows<{ id: string }>(
       this.q,
       'DELETE FROM events WHERE grp = $1 AND id <> $2 RETURNING id',
@@ -747,6 +802,8 @@ class PgTransaction implements StoreTransaction {
   }
   async rememberDeleted(ids: readonly string[], at: number): Promise<void> {
     this.probed = undefined
+    this.wrote = true
+    this.stale = true
     if (ids.length === 0) return
     await this.q.query(
       `INSERT INTO deleted_ids (id, at) SELECT unnest($1::text[]), $2
@@ -785,6 +842,7 @@ class PgTransaction implements StoreTransaction {
     return list
   }
   async saveGroup(g: GroupRecord): Promise<void> {
+    this.wrote = true
     const state = JSON.stringify(g)
     if (!this.overlay.has(g.id) && this.read.get(g.id)?.json === state) return
     await this.lock(g.id)
@@ -799,6 +857,7 @@ class PgTransaction implements StoreTransaction {
     this.versions.set(g.id, v)
   }
   async dropGroup(id: string): Promise<void> {
+    this.wrote = true
     await this.lock(id)
     const [row] = await rows<{ version: number }>(
       this.q,
@@ -810,10 +869,12 @@ class PgTransaction implements StoreTransaction {
     this.versions.set(id, -1)
   }
   async putListed(list: ListName, value: string, note: string): Promise<void> {
+    this.wrote = true
     await putListed(this.q, list, value, note)
     this.listsChanged = true
   }
   async dropListed(list: ListName, value: string): Promise<boolean> {
+    this.wrote = true
     const dropped = await dropListed(this.q, list, value)
     if (dropped) this.listsChanged = true
     return dropped
