@@ -68,6 +68,12 @@ export interface BatchSql {
   probe(events: readonly Probe[], literal: (v: string) => string): string
   /** One statement inserting the deferred rows, in order. */
   insert(rows: readonly unknown[], literal: (v: string) => string): string
+  /**
+   * Reads of a group sent right after its lock in the round trip that opens its first unit in a
+   * batch (its record, its `previous` window), and how their results join the batch's shared map.
+   */
+  prefetch(groupId: string, literal: (v: string) => string): string[]
+  absorb(groupId: string, results: readonly pg.QueryResult[], shared: Map<string, unknown>): void
 }
 
 /** How many queued units of one group a probe reads ahead. */
@@ -293,9 +299,9 @@ class Lane {
         const job = this.queue[0]
         if (!job) {
           if (done.length > 0 && (await this.more(started))) continue
-          // The deferred inserts go out; should they fail, their units are queued again.
-          if (open.pending.length > 0 && !(await this.flush(client, open))) continue
-          break
+          // The deferred inserts go out with the COMMIT; should they fail, their units run again.
+          if (await this.finish(client, open)) break
+          continue
         }
         const ready = this.ready(job, open)
         if (!ready && open.pending.length > 0 && !(await this.flush(client, open))) continue
@@ -305,7 +311,10 @@ class Lane {
           : await this.runOne(client, job, done.length === 0, open)
         current = undefined
         if (outcome === 'requeued') continue
-        if (outcome === 'again') break
+        if (outcome === 'again') {
+          if (await this.finish(client, open)) break
+          continue
+        }
         this.queue.shift()
         if (outcome === 'failed') continue
         if (job.unit.lockKey !== undefined) open.held.add(job.unit.lockKey)
@@ -317,21 +326,8 @@ class Lane {
           open.pending.push(outcome.deferred.row)
           open.pendingIds.add(outcome.deferred.id)
         }
-        if (done.length >= MAX_UNITS) break
+        if (done.length >= MAX_UNITS && (await this.finish(client, open))) break
       }
-      if (open.pending.length > 0) await this.flush(client, open)
-      // One round trip: the last RELEASE, the notifications, the COMMIT.
-      const notices = done.flatMap((d) => d.notices)
-      const last: string[] = []
-      if (this.pendingRelease) last.push('RELEASE SAVEPOINT unit')
-      if (notices.length > 0)
-        last.push(
-          `SELECT pg_notify(${client.escapeLiteral(this.channel)}, n) FROM unnest(ARRAY[${notices
-            .map((n) => client.escapeLiteral(n))
-            .join(', ')}]::text[]) WITH ORDINALITY AS x (n, i) ORDER BY i`,
-        )
-      if (open.begun) last.push('COMMIT')
-      if (last.length > 0) await client.query(last.join('; '))
     } catch (err) {
       await client.query('ROLLBACK').catch((e: unknown) => {
         broken = e
@@ -361,21 +357,72 @@ class Lane {
     const text = this.sql.insert(open.pending, (v) => q.escapeLiteral(v))
     const release = this.pendingRelease ? 'RELEASE SAVEPOINT unit; ' : ''
     this.pendingRelease = false
-    const since = open.since
-    open.pending = []
-    open.pendingIds.clear()
-    open.since = undefined
     try {
       await q.query(`${release}SAVEPOINT batch; ${text}; RELEASE SAVEPOINT batch`)
+      this.inserted(open)
       return true
     } catch {
       await q.query('ROLLBACK TO SAVEPOINT batch; RELEASE SAVEPOINT batch')
-      open.probes.clear()
-      if (!since) return false
-      const back = open.done.splice(since.at)
-      this.queue.unshift(...back.map(({ job }) => ({ ...job, plain: true })))
-      open.shared.clear()
-      for (const [k, v] of since.shared) open.shared.set(k, v)
+      this.requeue(open)
+      return false
+    }
+  }
+
+  /** The deferred inserts are in. */
+  private inserted(open: OpenBatch): void {
+    open.pending = []
+    open.pendingIds.clear()
+    open.since = undefined
+  }
+
+  /** The deferred inserts were refused: their units, and those decided after them, run again. */
+  private requeue(open: OpenBatch): void {
+    const since = open.since
+    this.inserted(open)
+    open.probes.clear()
+    if (!since) return
+    const back = open.done.splice(since.at)
+    this.queue.unshift(...back.map(({ job }) => ({ ...job, plain: true })))
+    open.shared.clear()
+    for (const [k, v] of since.shared) open.shared.set(k, v)
+  }
+
+  /**
+   * Ends the batch in one round trip: the last RELEASE, the deferred inserts (in a savepoint of
+   * their own), the notifications, the COMMIT. False when the database refused the inserts: nothing
+   * else of the round trip ran, the transaction goes on, and their units were queued again.
+   */
+  private async finish(q: pg.PoolClient, open: OpenBatch): Promise<boolean> {
+    const parts: string[] = []
+    if (this.pendingRelease) parts.push('RELEASE SAVEPOINT unit')
+    this.pendingRelease = false
+    const inserting = open.pending.length > 0
+    if (inserting)
+      parts.push(
+        'SAVEPOINT batch',
+        this.sql.insert(open.pending, (v) => q.escapeLiteral(v)),
+        'RELEASE SAVEPOINT batch',
+      )
+    const notices = open.done.flatMap((d) => d.notices)
+    if (notices.length > 0)
+      parts.push(
+        `SELECT pg_notify(${q.escapeLiteral(this.channel)}, n) FROM unnest(ARRAY[${notices
+          .map((n) => q.escapeLiteral(n))
+          .join(', ')}]::text[]) WITH ORDINALITY AS x (n, i) ORDER BY i`,
+      )
+    if (open.begun) parts.push('COMMIT')
+    try {
+      if (parts.length > 0) await q.query(parts.join('; '))
+      this.inserted(open)
+      return true
+    } catch (err) {
+      if (!inserting) throw err
+      // Only while the inserts' savepoint stands did they fail; past it (the notifications, the
+      // COMMIT) the batch fails as a whole.
+      await q.query('ROLLBACK TO SAVEPOINT batch; RELEASE SAVEPOINT batch').catch(() => {
+        throw err
+      })
+      this.requeue(open)
       return false
     }
   }
@@ -451,6 +498,12 @@ class Lane {
       parts.push(
         `SELECT pg_${first ? '' : 'try_'}advisory_xact_lock(hashtextextended(${q.escapeLiteral(unit.lockKey)}, 0)) AS ok`,
       )
+    const prefetch =
+      unit.groupId !== undefined && locking >= 0
+        ? this.sql.prefetch(unit.groupId, (v) => q.escapeLiteral(v))
+        : []
+    const fetched = parts.length
+    parts.push(...prefetch)
     const probing: Probe[] = []
     if (unit.about) {
       probing.push(unit.about)
@@ -468,6 +521,8 @@ class Lane {
       const answer = (await q.query(parts.join('; '))) as unknown as pg.QueryResult | pg.QueryResult[]
       const results = Array.isArray(answer) ? answer : [answer]
       if (locking >= 0 && !first && results[locking]?.rows[0]?.ok !== true) throw new Busy()
+      if (prefetch.length > 0 && unit.groupId !== undefined)
+        this.sql.absorb(unit.groupId, results.slice(fetched, fetched + prefetch.length), shared)
       let probed: Record<string, unknown> | undefined
       if (unit.about) {
         for (const row of (results[results.length - 1] as pg.QueryResult).rows as Record<string, unknown>[])

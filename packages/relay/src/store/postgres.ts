@@ -10,17 +10,18 @@ import { migrate } from './migrate'
 import { type BatchSql, PgBatcher } from './pg-batch'
 import { Delivered, FanoutListener, SAMPLE_MS } from './pg-fanout'
 import { countableRows, pageRows, pgText, plain, prepared, queryRows, ROW_COLUMNS } from './query-postgres'
-import type {
-  Cursor,
-  EventStore,
-  InsertResult,
-  ListEntry,
-  ListName,
-  Page,
-  ReadView,
-  RingEntry,
-  StoredRow,
-  StoreTransaction,
+import {
+  type Cursor,
+  type EventStore,
+  type InsertResult,
+  type ListEntry,
+  type ListName,
+  type Page,
+  type ReadView,
+  RING_WINDOW,
+  type RingEntry,
+  type StoredRow,
+  type StoreTransaction,
 } from './store'
 
 export { pgText } from './query-postgres'
@@ -479,6 +480,21 @@ const batchSql: BatchSql = {
           WHERE t.name = 'e' AND t.value = p.id COLLATE "C" AND k.kind = 5 AND k.pubkey = p.pubkey COLLATE "C") AS withdrawn
       FROM unnest(${list(events.map((e) => e.id))}, ${list(events.map((e) => e.pubkey))}) AS p (id, pubkey)
       LEFT JOIN events e ON e.id = p.id COLLATE "C"`
+  },
+  prefetch(groupId, literal) {
+    const id = literal(pgText(groupId))
+    return [
+      `SELECT state FROM groups WHERE id = ${id}`,
+      `SELECT id, pubkey FROM events WHERE grp = ${id} AND (kind < 39000 OR kind > 39005) ORDER BY seq DESC LIMIT ${RING_WINDOW}`,
+    ]
+  },
+  absorb(groupId, results, shared) {
+    const [record, ring] = results
+    if (!record || !ring) return
+    const row = record.rows[0] as { state: string } | undefined
+    shared.set(`g:${groupId}`, row ? { json: row.state, g: JSON.parse(row.state) as GroupRecord } : null)
+    const list = (ring.rows as RingEntry[]).map((r) => ({ id: r.id, pubkey: r.pubkey }))
+    shared.set(`r:${groupId}`, { n: RING_WINDOW, list })
   },
   insert(given, literal) {
     const rows = given as readonly Deferred[]

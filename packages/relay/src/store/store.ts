@@ -37,6 +37,9 @@ export interface Page {
 /** Outcome of an insert: stored, already there, or an older version of a replaceable/addressable event. */
 export type InsertResult = 'saved' | 'duplicate' | 'stale'
 
+/** How many of a group's newest events the intake reads as its `previous` window (`ring`). */
+export const RING_WINDOW = 50
+
 /** One entry of a group's `previous` window. */
 export interface RingEntry {
   id: string
