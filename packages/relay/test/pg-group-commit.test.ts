@@ -228,3 +228,41 @@ describe('a burst into one group', () => {
     expect(stored.map((e) => e.id).sort()).toEqual([...before, ...after].map((e) => e.id).sort())
   })
 })
+
+describe('events stored in a burst', () => {
+  it('come back exactly as sent, whatever their content and tags hold (quotes, backslashes, NUL, emoji)', {
+    timeout: 120_000,
+  }, async () => {
+    const r = await relay({ rateLimit: { events: 0, perSeconds: 1 } })
+    const g = await r.createGroup({})
+    const u = user()
+    const c = await RawClient.open(r.url)
+    const odd = [
+      "it's",
+      'back\\slash',
+      "E'\\x41'",
+      'nul\u0000inside',
+      '🦜 "quoted" \n',
+      "\\'; DROP TABLE events; --",
+    ]
+    const sent = odd.flatMap((s, k) =>
+      Array.from({ length: 5 }, (_, i) =>
+        u.sign({ kind: 9, tags: [...h(g), ['t', s], ['x', `${k}/${i}`]], content: `${s} ${i}` }),
+      ),
+    )
+    const oks = await burst(c, sent)
+    expect(oks.filter((f) => f[2] !== true)).toEqual([])
+    const { events } = await c.req('all', { '#h': [g], kinds: [9], limit: 500 })
+    const byId = new Map(events.map((e) => [e.id, e]))
+    for (const e of sent) expect(byId.get(e.id)).toEqual(JSON.parse(JSON.stringify(e)))
+    for (const s of odd) {
+      const { events: tagged } = await c.req(`t${odd.indexOf(s)}`, { '#t': [s] })
+      expect(tagged.map((e) => e.content).sort()).toEqual(
+        sent
+          .filter((e) => e.tags[1]?.[1] === s)
+          .map((e) => e.content)
+          .sort(),
+      )
+    }
+  })
+})

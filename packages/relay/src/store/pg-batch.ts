@@ -79,6 +79,16 @@ export interface BatchSql {
 /** How many queued units of one group a probe reads ahead. */
 const LOOKAHEAD = 200
 
+/**
+ * A string as an SQL literal, as the driver's `escapeLiteral` writes it (quotes and backslashes
+ * doubled, `E''` when there is a backslash, so it reads the same whatever
+ * `standard_conforming_strings` says), with native string operations: batches inline whole events.
+ */
+export function literal(s: string): string {
+  const quoted = s.replaceAll("'", "''")
+  return s.includes('\\') ? ` E'${quoted.replaceAll('\\', '\\\\')}'` : `'${quoted}'`
+}
+
 const isRetryable = (err: unknown) => {
   const code = (err as { code?: string }).code
   return code === '40P01' || code === '40001'
@@ -354,7 +364,7 @@ class Lane {
    * may have decided on an earlier one's row. Throws when the connection is unusable.
    */
   private async flush(q: pg.PoolClient, open: OpenBatch): Promise<boolean> {
-    const text = this.sql.insert(open.pending, (v) => q.escapeLiteral(v))
+    const text = this.sql.insert(open.pending, literal)
     const release = this.pendingRelease ? 'RELEASE SAVEPOINT unit; ' : ''
     this.pendingRelease = false
     try {
@@ -398,16 +408,12 @@ class Lane {
     this.pendingRelease = false
     const inserting = open.pending.length > 0
     if (inserting)
-      parts.push(
-        'SAVEPOINT batch',
-        this.sql.insert(open.pending, (v) => q.escapeLiteral(v)),
-        'RELEASE SAVEPOINT batch',
-      )
+      parts.push('SAVEPOINT batch', this.sql.insert(open.pending, literal), 'RELEASE SAVEPOINT batch')
     const notices = open.done.flatMap((d) => d.notices)
     if (notices.length > 0)
       parts.push(
-        `SELECT pg_notify(${q.escapeLiteral(this.channel)}, n) FROM unnest(ARRAY[${notices
-          .map((n) => q.escapeLiteral(n))
+        `SELECT pg_notify(${literal(this.channel)}, n) FROM unnest(ARRAY[${notices
+          .map(literal)
           .join(', ')}]::text[]) WITH ORDINALITY AS x (n, i) ORDER BY i`,
       )
     if (open.begun) parts.push('COMMIT')
@@ -496,12 +502,10 @@ class Lane {
     const locking = unit.lockKey !== undefined && !held ? parts.length : -1
     if (unit.lockKey !== undefined && !held)
       parts.push(
-        `SELECT pg_${first ? '' : 'try_'}advisory_xact_lock(hashtextextended(${q.escapeLiteral(unit.lockKey)}, 0)) AS ok`,
+        `SELECT pg_${first ? '' : 'try_'}advisory_xact_lock(hashtextextended(${literal(unit.lockKey)}, 0)) AS ok`,
       )
     const prefetch =
-      unit.groupId !== undefined && locking >= 0
-        ? this.sql.prefetch(unit.groupId, (v) => q.escapeLiteral(v))
-        : []
+      unit.groupId !== undefined && locking >= 0 ? this.sql.prefetch(unit.groupId, literal) : []
     const fetched = parts.length
     parts.push(...prefetch)
     const probing: Probe[] = []
@@ -514,7 +518,7 @@ class Lane {
           if (open.pendingIds.has(next.unit.about.id)) continue
           probing.push(next.unit.about)
         }
-      parts.push(this.sql.probe(probing, (v) => q.escapeLiteral(v)))
+      parts.push(this.sql.probe(probing, literal))
     }
     const shared0 = new Map(shared)
     try {

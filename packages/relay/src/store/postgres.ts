@@ -7,7 +7,7 @@ import type { GroupRecord } from '../groups/record'
 import { groupColumn, isAddressable, isReplaceable } from './database'
 import { allLists, dropListed, putListed } from './lists-pg'
 import { migrate } from './migrate'
-import { type BatchSql, PgBatcher } from './pg-batch'
+import { type BatchSql, literal, PgBatcher } from './pg-batch'
 import { Delivered, FanoutListener, SAMPLE_MS } from './pg-fanout'
 import { countableRows, pageRows, pgText, plain, prepared, queryRows, ROW_COLUMNS } from './query-postgres'
 import {
@@ -589,7 +589,7 @@ class PgTransaction implements StoreTransaction {
     if (!pending) return
     this.pending = undefined
     this.wrote = true
-    await this.raw.query(batchSql.insert([pending], (v) => pg.escapeLiteral(v)))
+    await this.raw.query(batchSql.insert([pending], literal))
   }
 
   /**
