@@ -230,6 +230,24 @@ describe('a burst into one group', () => {
 })
 
 describe('events stored in a burst', () => {
+  it('are all stored and answered in order, a burst of over a megabyte into one group', {
+    timeout: 120_000,
+  }, async () => {
+    const r = await relay({ rateLimit: { events: 0, perSeconds: 1 } })
+    const g = await r.createGroup({})
+    const u = user()
+    const c = await RawClient.open(r.url)
+    // Each under what one notification carries, together more than one batch statement takes.
+    const sent = Array.from({ length: 240 }, (_, i) =>
+      u.sign({ kind: 9, tags: h(g), content: `${i} ${'x'.repeat(6_000)}` }),
+    )
+    const oks = await burst(c, sent)
+    expect(oks.map((f) => f[1])).toEqual(sent.map((e) => e.id))
+    expect(oks.filter((f) => f[2] !== true)).toEqual([])
+    const { events } = await c.req('all', { '#h': [g], kinds: [9], limit: 500 })
+    expect(events.map((e) => e.id).sort()).toEqual(sent.map((e) => e.id).sort())
+  })
+
   it('come back exactly as sent, whatever their content and tags hold (quotes, backslashes, NUL, emoji)', {
     timeout: 120_000,
   }, async () => {

@@ -57,7 +57,7 @@ export interface UnitRun {
    * statement, before any other statement of the batch): an event of the group whose lock the batch
    * holds, not stored (as its probe read), so nothing the batch does meanwhile can conflict with it.
    */
-  deferred?: { id: string; row: unknown }
+  deferred?: { id: string; row: unknown; bytes: number }
   /** The unit changed what probes answer (deleted events, remembered deletions, stored a kind 5, …). */
   stale?: boolean
 }
@@ -78,6 +78,8 @@ export interface BatchSql {
 
 /** How many queued units of one group a probe reads ahead. */
 const LOOKAHEAD = 200
+/** Deferred rows are sent once they hold this many bytes, so one statement stays small. */
+const PENDING_BYTES = 1 << 20
 
 /**
  * A string as an SQL literal, as the driver's `escapeLiteral` writes it (quotes and backslashes
@@ -194,6 +196,7 @@ interface OpenBatch {
   /** Deferred inserts not sent yet, in order, and the ids they store. */
   pending: unknown[]
   pendingIds: Set<string>
+  pendingBytes: number
   /** Where the units since the last statement begin in `done`, and `shared` as it was there. */
   since: { at: number; shared: Map<string, unknown> } | undefined
 }
@@ -296,6 +299,7 @@ class Lane {
       probes: new Map(),
       pending: [],
       pendingIds: new Set(),
+      pendingBytes: 0,
       since: undefined,
     }
     const { done } = open
@@ -335,6 +339,8 @@ class Lane {
         if (outcome.deferred) {
           open.pending.push(outcome.deferred.row)
           open.pendingIds.add(outcome.deferred.id)
+          open.pendingBytes += outcome.deferred.bytes
+          if (open.pendingBytes >= PENDING_BYTES) await this.flush(client, open)
         }
         if (done.length >= MAX_UNITS && (await this.finish(client, open))) break
       }
@@ -382,6 +388,7 @@ class Lane {
   private inserted(open: OpenBatch): void {
     open.pending = []
     open.pendingIds.clear()
+    open.pendingBytes = 0
     open.since = undefined
   }
 

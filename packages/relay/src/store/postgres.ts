@@ -597,10 +597,10 @@ class PgTransaction implements StoreTransaction {
    * whose lock the unit holds, which the probe found not stored, so the insert cannot meet a
    * duplicate (a plain INSERT: were one there, the batch's insert fails and its units run again).
    */
-  deferred(): { id: string; row: Deferred } | undefined {
+  deferred(): { id: string; row: Deferred; bytes: number } | undefined {
     const pending = this.pending
     this.pending = undefined
-    return pending && { id: pending.id, row: pending }
+    return pending && { id: pending.id, row: pending, bytes: pending.json.length }
   }
 
   /** The unit succeeded: what it read and wrote under its locks is left for the batch's later units. */
