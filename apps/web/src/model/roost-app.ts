@@ -8,7 +8,6 @@ import {
   type EventStore,
   fetchRelayInfo,
   type Group,
-  IndexedDbEventStore,
   MemoryEventStore,
   RELAY_LIST_KIND,
   RelayPool,
@@ -31,6 +30,7 @@ import { cleanName, tameMarks } from '../lib/names'
 import { quoteFreeText } from '../lib/quote'
 import { toAnswer } from './answer'
 import type { AppApi, AppSnapshot, JoinAnswer } from './api'
+import { BootStore, openBootStore } from './boot-store'
 import { browseOrder } from './browse-order'
 import { rolesFromLists } from './browse-roles'
 import { fetchPreview, type GroupPreview } from './community'
@@ -66,11 +66,14 @@ function loadSettings(pubkey: string): Settings {
   }
 }
 
-/** The browser's persistent cache (IndexedDB, one database per account), else memory. */
+/**
+ * The browser's persistent cache (IndexedDB, one database per account, opened at boot when this
+ * account started last), else memory.
+ */
 async function openStore(pubkey: string): Promise<EventStore> {
   if (typeof indexedDB !== 'undefined') {
     try {
-      return await IndexedDbEventStore.open(`roost-${pubkey}`)
+      return await openBootStore(pubkey)
     } catch {
       // Private windows may refuse IndexedDB; run from memory then (nothing survives a reload).
     }
@@ -202,6 +205,10 @@ class RoostApp implements AppApi {
       }),
     )
     this.syncGroups()
+    // The cached groups are loaded: the reads that took are the ones the next start begins with.
+    const store = this.store
+    if (store instanceof BootStore)
+      void this.roost.groups.ready.then(() => store.keepReads()).catch(() => undefined)
     void this.checkRelayList()
     void this.loadNotifyLevels()
     if (typeof window !== 'undefined') {
