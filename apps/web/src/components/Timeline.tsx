@@ -158,6 +158,13 @@ export function Timeline(props: {
     opening.current =
       at >= 0 ? { offset, atEnd: false } : { offset: Math.max(0, offset - height), atEnd: true }
   }
+  const [painted, setPainted] = useState(false)
+  const hasRows = rows.length > 0
+  useEffect(() => {
+    if (painted || !hasRows) return
+    const frame = requestAnimationFrame(() => setPainted(true))
+    return () => cancelAnimationFrame(frame)
+  }, [painted, hasRows])
   const attachScroll = useCallback((el: HTMLDivElement | null) => {
     scrollRef.current = el
     const open = opening.current
@@ -170,7 +177,8 @@ export function Timeline(props: {
     initialRect: { width: 0, height: typeof window === 'undefined' ? 0 : window.innerHeight },
     initialOffset: () => opening.current?.offset ?? 0,
     getItemKey: (i) => rows[i]?.key ?? i,
-    overscan: 6,
+    // The rows kept ready off screen come after the first paint, which they would only delay.
+    overscan: painted ? 6 : 1,
     anchorTo: 'end',
     followOnAppend: true,
   })
