@@ -365,6 +365,10 @@ export function App() {
             <PhoneBar title="Browse groups" onMenu={openDrawer} />
             <BrowseView onOpen={open} />
           </main>
+        ) : !snap.loaded ? (
+          // The cached groups are being read: nothing to say about them yet (a reload of a
+          // group shows it next, not the welcome page first).
+          <main className="main" id="main" tabIndex={-1} aria-busy="true" />
         ) : (
           <Home
             firstRun={snap.groups.length === 0}

@@ -1,3 +1,5 @@
+// First: the cache's reads start while everything below is evaluated.
+import './boot'
 import { StrictMode, useCallback, useEffect, useState } from 'react'
 import { createRoot } from 'react-dom/client'
 import { App } from './App'

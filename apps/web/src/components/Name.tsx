@@ -1,7 +1,6 @@
-import { nip19 } from 'nostr-tools'
 import type { ReactNode } from 'react'
 import { useAppSnapshot, useProfile } from '../hooks'
-import { shortNpub } from '../lib/format'
+import { npubOf, shortNpub } from '../lib/format'
 import { cleanName } from '../lib/names'
 import { Avatar } from './Avatar'
 import { usePeople } from './people-store'
@@ -16,7 +15,7 @@ export function useDisplayName(pubkey: string): string {
 /** The last five characters of a key's npub: what tells two people of the same name apart. */
 export function npubSuffix(pubkey: string): string {
   try {
-    return nip19.npubEncode(pubkey).slice(-5)
+    return npubOf(pubkey).slice(-5)
   } catch {
     return pubkey.slice(-5)
   }

@@ -22,6 +22,11 @@ type Row =
 
 const COMPACT_WINDOW = 5 * 60
 
+/** A row's height before it is measured. */
+function estimateRow(row: Row | undefined): number {
+  return row?.type === 'msg' ? (row.compact ? 26 : 58) : 34
+}
+
 /**
  * Rows for the list: day separators, the "new messages" line before the first message of
  * someone else after `lineAt` that is not in `seen` (the messages the reader already watched
@@ -142,12 +147,38 @@ export function Timeline(props: {
     [props.messages, lineAt, props.me, seen],
   )
   line.current.shown = rows.some((r) => r.type === 'new')
+  // Where the first paint shows the list (below): the first rows are laid out there from the
+  // start, so they are rendered once, not first at the top and again after the scroll.
+  const opening = useRef<{ offset: number; atEnd: boolean } | undefined>(undefined)
+  if (opening.current === undefined && rows.length > 0) {
+    const at = rows.findIndex((r) => r.type === 'new')
+    let offset = 0
+    for (let i = 0; i < (at >= 0 ? at : rows.length); i++) offset += estimateRow(rows[i])
+    const height = typeof window === 'undefined' ? 0 : window.innerHeight
+    opening.current =
+      at >= 0 ? { offset, atEnd: false } : { offset: Math.max(0, offset - height), atEnd: true }
+  }
+  const [painted, setPainted] = useState(false)
+  const hasRows = rows.length > 0
+  useEffect(() => {
+    if (painted || !hasRows) return
+    const frame = requestAnimationFrame(() => setPainted(true))
+    return () => cancelAnimationFrame(frame)
+  }, [painted, hasRows])
+  const attachScroll = useCallback((el: HTMLDivElement | null) => {
+    scrollRef.current = el
+    const open = opening.current
+    if (el && open) el.scrollTop = open.atEnd ? el.scrollHeight : open.offset
+  }, [])
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollRef.current,
-    estimateSize: (i) => (rows[i]?.type === 'msg' ? (rows[i].compact ? 26 : 58) : 34),
+    estimateSize: (i) => estimateRow(rows[i]),
+    initialRect: { width: 0, height: typeof window === 'undefined' ? 0 : window.innerHeight },
+    initialOffset: () => opening.current?.offset ?? 0,
     getItemKey: (i) => rows[i]?.key ?? i,
-    overscan: 6,
+    // The rows kept ready off screen come after the first paint, which they would only delay.
+    overscan: painted ? 6 : 1,
     anchorTo: 'end',
     followOnAppend: true,
   })
@@ -325,7 +356,7 @@ export function Timeline(props: {
         </button>
       ) : null}
       <div
-        ref={scrollRef}
+        ref={attachScroll}
         className="timeline"
         onScroll={onScroll}
         role="log"

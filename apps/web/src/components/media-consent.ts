@@ -7,6 +7,25 @@ import { useCallback, useMemo } from 'react'
 import { useApp, useAppSnapshot } from '../hooks'
 import { mayAutoLoad, originOf, trustedOrigins } from '../lib/media-hosts'
 
+let lastTrusted: { key: string; origins: Set<string> } | undefined
+
+/**
+ * `trustedOrigins` of the same settings, computed once for every picture on screen (a timeline's
+ * first paint mounts dozens of them) rather than once each.
+ */
+function sharedTrustedOrigins(
+  blossomServer: string | undefined,
+  relays: readonly string[],
+  mediaServers: readonly string[],
+  allowed: readonly string[] | undefined,
+): Set<string> {
+  const key = JSON.stringify([blossomServer ?? null, relays, mediaServers, allowed ?? []])
+  if (lastTrusted?.key !== key) {
+    lastTrusted = { key, origins: trustedOrigins(blossomServer, relays, mediaServers, allowed) }
+  }
+  return lastTrusted.origins
+}
+
 /**
  * `(url) => whether it may load now`, following Settings (server, allowed hosts, load all).
  * @example const mayLoad = useMayLoad(); mayLoad('https://tracker.example/p.png') // false until allowed
@@ -20,7 +39,7 @@ export function useMayLoad(): (url: string) => boolean {
   )
   const media = snap.mediaServers
   const trusted = useMemo(
-    () => trustedOrigins(blossomServer, relays, Object.values(media), allowedHosts),
+    () => sharedTrustedOrigins(blossomServer, relays, Object.values(media), allowedHosts),
     [blossomServer, relays, media, allowedHosts],
   )
   return useCallback(

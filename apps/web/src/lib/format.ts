@@ -1,10 +1,27 @@
 /** Display helpers: short keys, times and stable colors for avatars without a picture. */
 import { nip19 } from 'nostr-tools'
 
+const npubs = new Map<string, string>()
+
+/**
+ * A hex pubkey's npub, encoded once per key: a timeline shows the same few people on every row
+ * (names, avatars, twins' suffixes), and bech32 is not cheap at that rate. Throws as
+ * `npubEncode` does.
+ */
+export function npubOf(pubkey: string): string {
+  let npub = npubs.get(pubkey)
+  if (npub === undefined) {
+    npub = nip19.npubEncode(pubkey)
+    if (npubs.size >= 5000) npubs.clear()
+    npubs.set(pubkey, npub)
+  }
+  return npub
+}
+
 /** `npub1abcd…wxyz` for a hex pubkey. */
 export function shortNpub(pubkey: string): string {
   try {
-    const npub = nip19.npubEncode(pubkey)
+    const npub = npubOf(pubkey)
     return `${npub.slice(0, 10)}…${npub.slice(-4)}`
   } catch {
     return pubkey.slice(0, 8)

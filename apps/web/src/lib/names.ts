@@ -109,6 +109,8 @@ const segmenter =
 
 /** At most `max` grapheme clusters; a longer name ends in "…" (counted among them). */
 function clampLength(s: string, max: number): string {
+  // A grapheme is at least one code unit: no more units than `max`, no more graphemes either.
+  if (s.length <= max) return s
   const parts = segmenter ? [...segmenter.segment(s)].map((g) => g.segment) : [...s]
   if (parts.length <= max) return s
   return `${parts
@@ -136,6 +138,20 @@ export function tameMarks(text: string): string {
  * @example cleanName(`Z${'\u0301'.repeat(500)}`).length // 4
  */
 export function cleanName(name: string): string {
+  const known = cleaned.get(name)
+  if (known !== undefined) return known
+  const clean = cleanNameOnce(name)
+  // The same few names are cleaned for every row that shows them: kept, within a bound.
+  if (name.length > 256) return clean
+  if (cleaned.size >= CLEANED_MAX) cleaned.clear()
+  cleaned.set(name, clean)
+  return clean
+}
+
+const cleaned = new Map<string, string>()
+const CLEANED_MAX = 2000
+
+function cleanNameOnce(name: string): string {
   const cut = name.length > MAX_INPUT
   const input = cut ? `${[...name.slice(0, MAX_INPUT)].join('')}…` : name
   const visible = dropInvisible(input.replace(BIDI_CONTROLS, '').replace(OTHER_CONTROLS, ' '))

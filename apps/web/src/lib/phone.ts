@@ -3,20 +3,24 @@ import { type RefObject, useEffect, useSyncExternalStore } from 'react'
 /** The width below which the layout is the phone one (drawer and full-screen sheets). */
 export const PHONE_QUERY = '(max-width: 640px)'
 
-function subscribeMedia(query: string) {
-  return (fn: () => void) => {
-    const list = window.matchMedia(query)
-    list.addEventListener('change', fn)
-    return () => list.removeEventListener('change', fn)
-  }
+/** One list for the page: every row of a timeline asks, and a new list per ask is not free. */
+let phoneList: MediaQueryList | undefined
+const phone = () => {
+  phoneList ??= window.matchMedia(PHONE_QUERY)
+  return phoneList
 }
-const subscribePhone = subscribeMedia(PHONE_QUERY)
+
+function subscribePhone(fn: () => void) {
+  const list = phone()
+  list.addEventListener('change', fn)
+  return () => list.removeEventListener('change', fn)
+}
 
 /** True while the window is phone-sized; follows rotation and resizing. */
 export function usePhone(): boolean {
   return useSyncExternalStore(
     subscribePhone,
-    () => window.matchMedia(PHONE_QUERY).matches,
+    () => phone().matches,
     () => false,
   )
 }

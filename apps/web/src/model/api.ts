@@ -21,6 +21,11 @@ import type {
 /** Everything the app shell shows outside a single group. */
 export interface AppSnapshot {
   session: SessionInfo
+  /**
+   * The groups this device holds are loaded from its cache. Until then `groups` is empty for want
+   * of a read, not because there are none: no page says so (nor asks a relay for its groups).
+   */
+  loaded: boolean
   groups: GroupSummary[]
   totalUnread: number
   relays: string[]

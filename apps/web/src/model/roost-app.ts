@@ -8,7 +8,6 @@ import {
   type EventStore,
   fetchRelayInfo,
   type Group,
-  IndexedDbEventStore,
   MemoryEventStore,
   RELAY_LIST_KIND,
   RelayPool,
@@ -28,9 +27,11 @@ import {
 import type { NostrEvent } from 'nostr-tools'
 import type { GroupOrigin } from '../lib/lookalike'
 import { cleanName, tameMarks } from '../lib/names'
+import { afterNextPaint } from '../lib/paint'
 import { quoteFreeText } from '../lib/quote'
 import { toAnswer } from './answer'
 import type { AppApi, AppSnapshot, JoinAnswer } from './api'
+import { BootStore, openBootStore } from './boot-store'
 import { browseOrder } from './browse-order'
 import { rolesFromLists } from './browse-roles'
 import { fetchPreview, type GroupPreview } from './community'
@@ -39,6 +40,7 @@ import { DraftBook } from './drafts'
 import { watchForks } from './forks'
 import { GroupAdapter } from './group-adapter'
 import { GroupOrigins } from './group-origins'
+import { LaterVerifier } from './later-verifier'
 import { MediaServers, uploadFile } from './media'
 import { loadNotifyLevels, notifies, saveNotifyLevels, titleCount } from './notify-levels'
 import { localChangeAt, NotifySync, setLocalChangeAt } from './notify-sync'
@@ -66,11 +68,14 @@ function loadSettings(pubkey: string): Settings {
   }
 }
 
-/** The browser's persistent cache (IndexedDB, one database per account), else memory. */
+/**
+ * The browser's persistent cache (IndexedDB, one database per account, opened at boot when this
+ * account started last), else memory.
+ */
 async function openStore(pubkey: string): Promise<EventStore> {
   if (typeof indexedDB !== 'undefined') {
     try {
-      return await IndexedDbEventStore.open(`roost-${pubkey}`)
+      return await openBootStore(pubkey)
     } catch {
       // Private windows may refuse IndexedDB; run from memory then (nothing survives a reload).
     }
@@ -102,6 +107,12 @@ class RoostApp implements AppApi {
   private publicMeta!: PublicMetadata
   readonly drafts: DraftBook
   private origins!: GroupOrigins
+  /** The cached groups were painted: the relays may be asked (see `start`). */
+  private painted = false
+  private readonly verifier = new LaterVerifier()
+  /** The cached groups are loaded (`AppSnapshot.loaded`). */
+  private loaded = false
+  private closing = false
 
   constructor(
     private readonly session: OpenSession,
@@ -128,6 +139,7 @@ class RoostApp implements AppApi {
   start(): void {
     this.pool = new RelayPool({
       signer: this.session.signer,
+      verifier: this.verifier,
       onAuthState: (relay, state) => {
         this.auth[relay] = state
         this.changed()
@@ -202,8 +214,27 @@ class RoostApp implements AppApi {
       }),
     )
     this.syncGroups()
-    void this.checkRelayList()
-    void this.loadNotifyLevels()
+    // The cached groups are loaded: the reads that took are the ones the next start begins with.
+    const store = this.store
+    if (store instanceof BootStore)
+      void this.roost.groups.ready.then(() => store.keepReads()).catch(() => undefined)
+    // What asks the relays waits until the cached groups are on screen: a reload paints what this
+    // device holds first, without the relays' answers (and their signatures) in the way.
+    void this.roost.groups.ready
+      .catch(() => undefined)
+      .then(() => {
+        this.loaded = true
+        this.changed()
+      })
+      .then(afterNextPaint)
+      .then(() => {
+        if (this.closing) return
+        this.painted = true
+        void this.verifier.load()
+        this.learnMedia()
+        void this.checkRelayList()
+        void this.loadNotifyLevels()
+      })
     if (typeof window !== 'undefined') {
       window.addEventListener('pagehide', this.onPageHide)
       document.addEventListener('visibilitychange', this.onHide)
@@ -212,6 +243,7 @@ class RoostApp implements AppApi {
 
   /** Learns where the configured relays and the groups' relays keep their media. */
   private learnMedia(): void {
+    if (!this.painted) return
     this.media.learn([...this.relays, ...this.roost.groups.groups().map((g) => g.key.relay)])
   }
 
@@ -337,6 +369,7 @@ class RoostApp implements AppApi {
     const groups = [...this.adapters.values()].map((a) => a.summary())
     this.snap = {
       session: { pubkey: this.session.pubkey, method: this.session.method, nsec: this.session.nsec },
+      loaded: this.loaded,
       groups,
       totalUnread: titleCount(groups),
       relays: this.relays,
@@ -623,6 +656,7 @@ class RoostApp implements AppApi {
   }
 
   async close(): Promise<void> {
+    this.closing = true
     if (typeof window !== 'undefined') {
       window.removeEventListener('pagehide', this.onPageHide)
       document.removeEventListener('visibilitychange', this.onHide)

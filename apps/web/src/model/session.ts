@@ -5,6 +5,7 @@
 import { LocalSigner, Nip07Signer, Nip46Signer, type Signer } from '@roost/client'
 import { generateSecretKey } from 'nostr-tools'
 import { bytesToHex, hexToBytes } from 'nostr-tools/utils'
+import { forgetBoot } from './boot-store'
 
 export type SignInRequest =
   | { method: 'local'; secret: string; relays: string[]; name?: string }
@@ -114,6 +115,7 @@ export function saveRelays(relays: string[]): void {
 
 export function forget(): void {
   localStorage.removeItem(KEY)
+  forgetBoot()
 }
 
 /** A new key for the sign-up screen, shown as nsec before it is used. */

@@ -1,5 +1,5 @@
 import type { EventTemplate, NostrEvent, VerifiedEvent } from 'nostr-tools/core'
-import { BUNKER_REGEX, type BunkerPointer, BunkerSigner } from 'nostr-tools/nip46'
+import type { BunkerPointer, BunkerSigner } from 'nostr-tools/nip46'
 import { AbstractSimplePool } from 'nostr-tools/pool'
 import { generateSecretKey } from 'nostr-tools/pure'
 import { defaultWebSocket } from '../socket/websocket'
@@ -12,6 +12,9 @@ import {
   SignerUnavailableError,
 } from './errors'
 import type { Signer } from './signer'
+
+/** nostr-tools' `BUNKER_REGEX` (kept here so parsing a URL does not load its NIP-46 module). */
+const BUNKER_REGEX = /^bunker:\/\/([0-9a-f]{64})\??([?/\w:.=&%-]*)$/
 
 /**
  * Options for {@link Nip46Signer.connect}.
@@ -125,6 +128,9 @@ export class Nip46Signer implements Signer {
       enableReconnect: true,
     })
     const clientSecretKey = opts.clientSecretKey ?? generateSecretKey()
+    // Loaded here, not with the package: it brings NIP-04's AES, whose tables are built as the
+    // module loads, into every page start although only bunker sessions use it.
+    const { BunkerSigner } = await import('nostr-tools/nip46')
     const remote = BunkerSigner.fromBunker(clientSecretKey, pointer, {
       pool,
       onauth: opts.onauth ?? (() => {}),
