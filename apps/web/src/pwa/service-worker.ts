@@ -49,7 +49,9 @@ scope.addEventListener('activate', (e) => {
 async function page(request: Request): Promise<Response> {
   try {
     const fresh = await fetch(request)
-    if (fresh.ok) {
+    // Only the app's page is the shell: a file of the site opened as a page (the manifest, an
+    // upload) must not take its place offline.
+    if (fresh.ok && fresh.headers.get('content-type')?.startsWith('text/html')) {
       const copy = fresh.clone()
       void caches.open(CACHE).then((c) => c.put(SHELL_PAGE, copy))
     }

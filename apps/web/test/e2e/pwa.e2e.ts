@@ -67,6 +67,18 @@ describe('installable and offline', () => {
     expect(ada.errors).toEqual([])
   })
 
+  test('a file of the site opened as a page does not become the app offline', async () => {
+    const { page, context } = ada
+    const appUrl = page.url()
+    await page.goto(`${stack.base}/manifest.webmanifest`)
+    await context.setOffline(true)
+    await page.goto(appUrl)
+    await messageIn(ada, 'Saved for the train').waitFor()
+    await context.setOffline(false)
+    await page.reload()
+    await messageIn(ada, 'Saved for the train').waitFor()
+  })
+
   test('an unreachable relay is shown until it is back', async () => {
     const { page, context } = ada
     const banner = page.getByTestId('connection')
