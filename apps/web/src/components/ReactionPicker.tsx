@@ -69,10 +69,18 @@ export function ReactionPicker(props: {
       const t = e.target as Node
       if (!pop.current?.contains(t) && !button.current?.contains(t)) setOpen(false)
     }
+    // Escape closes even before the picker has loaded and taken the focus.
+    const onEscape = (e: globalThis.KeyboardEvent) => {
+      if (e.key !== 'Escape') return
+      e.preventDefault()
+      close()
+    }
     document.addEventListener('mousedown', outside)
+    document.addEventListener('keydown', onEscape)
     return () => {
       cancelled = true
       document.removeEventListener('mousedown', outside)
+      document.removeEventListener('keydown', onEscape)
       picker?.remove()
     }
   }, [open])
