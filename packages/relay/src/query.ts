@@ -106,6 +106,11 @@ export class QuerySide {
       return
     }
     const reader = this.reader(conn)
+    // Registered before anything stored is read, so nothing committed meanwhile is missed: an event
+    // committed after a read's snapshot is broadcast after it, and waits in the backlog until EOSE.
+    // Until the read check below passes, the backlog is only held: a refused REQ drops it unsent.
+    const sub: Subscription = { filters, cost, backlog: [] }
+    conn.subs.set(subId, sub)
     const named = filters.flatMap((f) => [...(f['#h'] ?? []), ...(f['#d'] ?? [])])
     // The first page of the first filter is read while the groups named are looked up (two round
     // trips at once on PostgreSQL); nothing of it is sent unless the check below passes.
@@ -113,6 +118,7 @@ export class QuerySide {
       named.length > 0 && this.ctx.tieOrder !== 'id' ? this.firstPage(filters[0], reader) : undefined
     early?.catch(() => {})
     const groups = await loadGroups(store, named)
+    if (conn.subs.get(subId) !== sub) return
     const refusal = checkRead(filters, reader, (id) => groups.get(id), policy)
     if (refusal) {
       conn.subs.delete(subId)
@@ -120,10 +126,6 @@ export class QuerySide {
       if (refusal.auth) conn.requestAuth()
       return
     }
-    // Registered before the stored results so nothing committed meanwhile is missed; live matches
-    // wait in the backlog until EOSE.
-    const sub: Subscription = { filters, cost, backlog: [] }
-    conn.subs.set(subId, sub)
     const sent = new Set<string>()
     const prefix = `["EVENT",${JSON.stringify(subId)},`
     const budget = { left: limits.maxQueryScan }
