@@ -9,7 +9,7 @@ import { renderState, STATE_KINDS } from './groups/render'
 import { relink } from './groups/subgroups'
 import type { RateLimiter } from './rate-limit'
 import { isAddressable, isEphemeral } from './store/database'
-import type { InsertResult, StoreTransaction } from './store/store'
+import { type InsertResult, RING_WINDOW, type StoreTransaction } from './store/store'
 
 /** How an EVENT is answered: one OK, a NOTICE instead (groups_relay), or nothing (groups_relay no-ops). */
 export type Reply =
@@ -29,7 +29,7 @@ export interface IntakeOutcome {
 }
 
 /** The `previous` window: how many recent events of a group a reference may name. */
-const RING_SIZE = 50
+const RING_SIZE = RING_WINDOW
 
 /** What one unit of work changed: the events to broadcast once committed, the groups to re-sign. */
 interface Batch {
@@ -90,6 +90,7 @@ export class Intake {
         return { reply, accepted: batch.out }
       },
       committed,
+      event,
     )
     outcome.catch(() => {}) // the caller handles it; not an unhandled rejection meanwhile
     return { outcome }

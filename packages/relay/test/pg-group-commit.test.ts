@@ -187,3 +187,100 @@ describe.skipIf(BACKEND !== 'postgres')('PostgreSQL group commit', () => {
     })
   })
 })
+
+// Both backends: a burst is decided unit by unit, each on what the units before it left, even when
+// the database reads for a whole batch ahead (PostgreSQL probes the queued EVENTs of a group at once).
+describe('a burst into one group', () => {
+  it('decides each EVENT after the ones before it: a repeat is a duplicate, an event its author deleted just before is refused', {
+    timeout: 120_000,
+  }, async () => {
+    const path = join(tmpdir(), `burst-${randomBytes(6).toString('hex')}.db`)
+    const r = await relay({ db: path, rateLimit: { events: 0, perSeconds: 1 } })
+    const g = await r.createGroup({})
+    const u = user()
+    const c = await RawClient.open(r.url)
+    const before = Array.from({ length: 20 }, (_, k) =>
+      u.sign({ kind: 9, tags: h(g), content: `before ${k}` }),
+    )
+    const doomed = u.sign({ kind: 9, tags: h(g), content: 'doomed' })
+    // Withdrawn before it ever reached the relay.
+    const ghost = u.sign({ kind: 9, tags: h(g), content: 'ghost' })
+    const del = u.sign({ kind: 5, tags: [...h(g), ['e', doomed.id], ['e', ghost.id], ['k', '9']] })
+    const after = Array.from({ length: 20 }, (_, k) => u.sign({ kind: 9, tags: h(g), content: `after ${k}` }))
+    const first = before[0] as NostrEvent
+    // All sent at once: `ghost` right after the deletion, `doomed` and `first` again among the later ones.
+    const sent = [...before, doomed, del, ghost, ...after.slice(0, 10), doomed, first, ...after.slice(10)]
+    const oks = await burst(c, sent)
+    const reply = (i: number) => oks.filter((f) => f[1] === sent[i]?.id).map((f) => [f[2], f[3]])
+    const at = (e: NostrEvent, from = 0) => sent.indexOf(e, from)
+    expect(oks).toHaveLength(sent.length)
+    for (const e of [...before, ...after, del]) expect(oks.find((f) => f[1] === e.id)?.[2]).toBe(true)
+    const doomedReplies = reply(at(doomed))
+    expect(doomedReplies[0]).toEqual([true, ''])
+    expect(doomedReplies[1]?.[0]).toBe(false)
+    expect(String(doomedReplies[1]?.[1])).toMatch(/^blocked: /)
+    expect(reply(at(ghost))).toEqual([[false, 'blocked: this event was deleted by its author']])
+    expect(reply(at(first))).toEqual([
+      [true, ''],
+      [true, 'duplicate: already have this event'],
+    ])
+    const { events: stored } = await c.req('stored', { '#h': [g], kinds: [9], limit: 500 })
+    expect(stored.map((e) => e.id).sort()).toEqual([...before, ...after].map((e) => e.id).sort())
+  })
+})
+
+describe('events stored in a burst', () => {
+  it('are all stored and answered in order, a burst of over a megabyte into one group', {
+    timeout: 120_000,
+  }, async () => {
+    const r = await relay({ rateLimit: { events: 0, perSeconds: 1 } })
+    const g = await r.createGroup({})
+    const u = user()
+    const c = await RawClient.open(r.url)
+    // Each under what one notification carries, together more than one batch statement takes.
+    const sent = Array.from({ length: 240 }, (_, i) =>
+      u.sign({ kind: 9, tags: h(g), content: `${i} ${'x'.repeat(6_000)}` }),
+    )
+    const oks = await burst(c, sent)
+    expect(oks.map((f) => f[1])).toEqual(sent.map((e) => e.id))
+    expect(oks.filter((f) => f[2] !== true)).toEqual([])
+    const { events } = await c.req('all', { '#h': [g], kinds: [9], limit: 500 })
+    expect(events.map((e) => e.id).sort()).toEqual(sent.map((e) => e.id).sort())
+  })
+
+  it('come back exactly as sent, whatever their content and tags hold (quotes, backslashes, NUL, emoji)', {
+    timeout: 120_000,
+  }, async () => {
+    const r = await relay({ rateLimit: { events: 0, perSeconds: 1 } })
+    const g = await r.createGroup({})
+    const u = user()
+    const c = await RawClient.open(r.url)
+    const odd = [
+      "it's",
+      'back\\slash',
+      "E'\\x41'",
+      'nul\u0000inside',
+      '🦜 "quoted" \n',
+      "\\'; DROP TABLE events; --",
+    ]
+    const sent = odd.flatMap((s, k) =>
+      Array.from({ length: 5 }, (_, i) =>
+        u.sign({ kind: 9, tags: [...h(g), ['t', s], ['x', `${k}/${i}`]], content: `${s} ${i}` }),
+      ),
+    )
+    const oks = await burst(c, sent)
+    expect(oks.filter((f) => f[2] !== true)).toEqual([])
+    const { events } = await c.req('all', { '#h': [g], kinds: [9], limit: 500 })
+    const byId = new Map(events.map((e) => [e.id, e]))
+    for (const e of sent) expect(byId.get(e.id)).toEqual(JSON.parse(JSON.stringify(e)))
+    for (const s of odd) {
+      const { events: tagged } = await c.req(`t${odd.indexOf(s)}`, { '#t': [s] })
+      expect(tagged.map((e) => e.content).sort()).toEqual(
+        sent
+          .filter((e) => e.tags[1]?.[1] === s)
+          .map((e) => e.content)
+          .sort(),
+      )
+    }
+  })
+})

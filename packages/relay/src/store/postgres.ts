@@ -2,24 +2,26 @@ import { randomBytes } from 'node:crypto'
 import type { Filter, NostrEvent } from 'nostr-tools'
 import pg from 'pg'
 import { GroupIndex, IndexedRecords } from '../groups/group-index'
+import { groupOf } from '../groups/intake'
 import type { GroupRecord } from '../groups/record'
 import { groupColumn, isAddressable, isReplaceable } from './database'
 import { allLists, dropListed, putListed } from './lists-pg'
 import { migrate } from './migrate'
-import { PgBatcher } from './pg-batch'
+import { type BatchSql, literal, PgBatcher } from './pg-batch'
 import { Delivered, FanoutListener, SAMPLE_MS } from './pg-fanout'
 import { countableRows, pageRows, pgText, plain, prepared, queryRows, ROW_COLUMNS } from './query-postgres'
-import type {
-  Cursor,
-  EventStore,
-  InsertResult,
-  ListEntry,
-  ListName,
-  Page,
-  ReadView,
-  RingEntry,
-  StoredRow,
-  StoreTransaction,
+import {
+  type Cursor,
+  type EventStore,
+  type InsertResult,
+  type ListEntry,
+  type ListName,
+  type Page,
+  type ReadView,
+  RING_WINDOW,
+  type RingEntry,
+  type StoredRow,
+  type StoreTransaction,
 } from './store'
 
 export { pgText } from './query-postgres'
@@ -100,6 +102,8 @@ export class PostgresStore implements EventStore {
   private readonly listListeners: (() => void)[] = []
   /** This process's mark on its notifications. */
   private readonly origin = randomBytes(9).toString('base64')
+  /** How this process's notifications begin (see {@link PostgresStore.notices}). */
+  private readonly mine = `{"o":${JSON.stringify(this.origin)},`
   /** Runs the units, a batch per transaction. */
   private readonly batcher: PgBatcher
   private readonly running = new Set<Promise<unknown>>()
@@ -128,7 +132,7 @@ export class PostgresStore implements EventStore {
       log,
     )
     this.delivered = new Delivered(pool)
-    this.batcher = new PgBatcher(pool, FANOUT_CHANNEL)
+    this.batcher = new PgBatcher(pool, FANOUT_CHANNEL, batchSql)
   }
 
   /** Connects, applies pending migrations, starts listening, then loads the group records. */
@@ -173,21 +177,32 @@ export class PostgresStore implements EventStore {
     groupId: string | undefined,
     fn: (tx: StoreTransaction) => Promise<T>,
     committed?: (value: T) => void,
+    about?: Pick<NostrEvent, 'id' | 'pubkey'>,
   ): Promise<T> {
     if (this.closed) return Promise.reject(new Error('the store is closed'))
+    const probing =
+      about && !about.id.includes('\u0000') && !about.pubkey.includes('\u0000') ? about : undefined
     const next = new Promise<T>((resolve, reject) => {
       let tx: PgTransaction | undefined
       let value: T
       this.batcher.push({
         groupId,
         lockKey: groupId === undefined ? undefined : groupKey(groupId),
-        run: async (q, shared) => {
-          tx = new PgTransaction(q, this.relayKey(), shared as Shared)
+        ...(probing && { about: { id: probing.id, pubkey: probing.pubkey } }),
+        run: async (q, shared, probed, defer) => {
+          tx = new PgTransaction(
+            q,
+            this.relayKey(),
+            shared as Shared,
+            probing && probed && answers(probing, probed),
+            defer,
+          )
           if (groupId !== undefined) tx.held(groupId)
           value = await fn(tx)
-          const notes = await this.notices(q, tx)
+          const notices = await this.notices(tx.q, tx)
           tx.share()
-          return notes
+          const deferred = tx.deferred()
+          return { notices, ...(deferred && { deferred }), ...(tx.stale && { stale: true }) }
         },
         committed: () => {
           if (tx) this.committed(tx)
@@ -237,6 +252,8 @@ export class PostgresStore implements EventStore {
   }
 
   private heard(payload: string): void {
+    // This process's own notifications (most of them, on a busy relay) are skipped unparsed.
+    if (payload.startsWith(this.mine)) return
     this.inbox = this.inbox
       .then(() => this.receive(payload))
       .catch((err) => this.log(`fan-out: ${(err as Error).message}`))
@@ -435,6 +452,92 @@ export class PostgresStore implements EventStore {
  */
 type Shared = Map<string, { json: string; g: GroupRecord } | null | { n: number; list: RingEntry[] }>
 
+/** What every EVENT asks before deciding (see {@link EventStore.unit}'s `about`), read in one statement. */
+interface Probed {
+  id: string
+  pubkey: string
+  /** The stored row with this id, if any. */
+  row: StoredRow | undefined
+  /** The id is among the remembered deletions. */
+  deleted: boolean
+  /** The author has a stored kind 5 naming it. */
+  withdrawn: boolean
+}
+
+/**
+ * The SQL of the batches' own statements (see {@link BatchSql}): the probe of some events (a row
+ * each: its stored row or nulls, whether its id was deleted, whether its author withdrew it), and
+ * the insert of deferred rows with their tags, in order (so `seq` keeps the acceptance order).
+ */
+const batchSql: BatchSql = {
+  probe(events, literal) {
+    const list = (xs: string[]) => `ARRAY[${xs.map(literal).join(', ')}]::text[]`
+    return `SELECT p.id AS probe_id, ${ROW_COLUMNS.split(', ')
+      .map((c) => `e.${c}`)
+      .join(', ')},
+        EXISTS (SELECT 1 FROM deleted_ids WHERE id = p.id COLLATE "C") AS deleted,
+        EXISTS (SELECT 1 FROM tags t JOIN events k ON k.seq = t.event
+          WHERE t.name = 'e' AND t.value = p.id COLLATE "C" AND k.kind = 5 AND k.pubkey = p.pubkey COLLATE "C") AS withdrawn
+      FROM unnest(${list(events.map((e) => e.id))}, ${list(events.map((e) => e.pubkey))}) AS p (id, pubkey)
+      LEFT JOIN events e ON e.id = p.id COLLATE "C"`
+  },
+  prefetch(groupId, literal) {
+    const id = literal(pgText(groupId))
+    return [
+      `SELECT state FROM groups WHERE id = ${id}`,
+      `SELECT id, pubkey FROM events WHERE grp = ${id} AND (kind < 39000 OR kind > 39005) ORDER BY seq DESC LIMIT ${RING_WINDOW}`,
+    ]
+  },
+  absorb(groupId, results, shared) {
+    const [record, ring] = results
+    if (!record || !ring) return
+    const row = record.rows[0] as { state: string } | undefined
+    shared.set(`g:${groupId}`, row ? { json: row.state, g: JSON.parse(row.state) as GroupRecord } : null)
+    const list = (ring.rows as RingEntry[]).map((r) => ({ id: r.id, pubkey: r.pubkey }))
+    shared.set(`r:${groupId}`, { n: RING_WINDOW, list })
+  },
+  insert(given, literal) {
+    const rows = given as readonly Deferred[]
+    const list = (xs: (string | null)[]) =>
+      `ARRAY[${xs.map((x) => (x === null ? 'NULL' : literal(x))).join(', ')}]::text[]`
+    const tagOf = rows.flatMap((r) => r.names.map(() => r.id))
+    return `WITH v AS (
+        SELECT * FROM unnest(${list(rows.map((r) => r.id))}, ${list(rows.map((r) => r.pubkey))},
+          ARRAY[${rows.map((r) => r.kind).join(', ')}]::int[], ARRAY[${rows.map((r) => r.created_at).join(', ')}]::bigint[],
+          ${list(rows.map((r) => r.grp))}, ${list(rows.map((r) => r.json))}) WITH ORDINALITY
+          AS v (id, pubkey, kind, created_at, grp, json, i)),
+      ins AS (
+        INSERT INTO events (id, pubkey, kind, created_at, grp, json)
+        SELECT id, pubkey, kind, created_at, grp, json FROM v ORDER BY i RETURNING seq, id, created_at)
+      INSERT INTO tags (event, name, value, created_at)
+      SELECT ins.seq, t.n, t.v, ins.created_at
+      FROM ins JOIN unnest(${list(tagOf)}, ${list(rows.flatMap((r) => r.names))}, ${list(rows.flatMap((r) => r.values))})
+        AS t (id, n, v) ON t.id COLLATE "C" = ins.id`
+  },
+}
+
+/** An insert left to the batch: an event (no `d`) and its indexed tags. */
+interface Deferred {
+  id: string
+  pubkey: string
+  kind: number
+  created_at: number
+  grp: string | null
+  json: string
+  names: string[]
+  values: string[]
+}
+
+function answers(about: Pick<NostrEvent, 'id' | 'pubkey'>, r: Record<string, unknown>): Probed {
+  return {
+    id: about.id,
+    pubkey: about.pubkey,
+    row: r.json === null ? undefined : plain(r as unknown as StoredRow),
+    deleted: r.deleted === true,
+    withdrawn: r.withdrawn === true,
+  }
+}
+
 /** The open transaction of one {@link PostgresStore.unit}. */
 class PgTransaction implements StoreTransaction {
   /** Group records written by this unit (null: dropped) with their new versions. */
@@ -454,11 +557,51 @@ class PgTransaction implements StoreTransaction {
   /** This unit deleted events: every window known to the batch is dropped. */
   private ringsDropped = false
 
+  /** Every statement of the unit goes through here: a deferred insert goes out first. */
+  readonly q: Q
+  /** The unit's insert, not sent yet (see {@link PgTransaction.deferred}). */
+  private pending: Deferred | undefined
+  /** The unit wrote something (besides a deferred insert). */
+  private wrote = false
+  /** The unit changed what a probe answers: the batch's probes are read again. */
+  stale = false
+
   constructor(
-    private readonly q: Q,
+    private readonly raw: Q,
     private readonly relayKey: string,
     private readonly shared: Shared = new Map(),
-  ) {}
+    /** Read as the unit opened; valid until the unit writes. */
+    private probed?: Probed,
+    /** The unit may leave its insert to the batch. */
+    private readonly defer = false,
+  ) {
+    this.q = {
+      query: (async (...args: Parameters<Q['query']>) => {
+        await this.flush()
+        return (raw.query as (...a: unknown[]) => unknown)(...args)
+      }) as Q['query'],
+    }
+  }
+
+  /** Sends the deferred insert now (another statement of the unit follows). */
+  private async flush(): Promise<void> {
+    const pending = this.pending
+    if (!pending) return
+    this.pending = undefined
+    this.wrote = true
+    await this.raw.query(batchSql.insert([pending], literal))
+  }
+
+  /**
+   * The unit's insert, when it is its only write and was left for the batch: an event of the group
+   * whose lock the unit holds, which the probe found not stored, so the insert cannot meet a
+   * duplicate (a plain INSERT: were one there, the batch's insert fails and its units run again).
+   */
+  deferred(): { id: string; row: Deferred; bytes: number } | undefined {
+    const pending = this.pending
+    this.pending = undefined
+    return pending && { id: pending.id, row: pending, bytes: pending.json.length }
+  }
 
   /** The unit succeeded: what it read and wrote under its locks is left for the batch's later units. */
   share(): void {
@@ -503,6 +646,7 @@ class PgTransaction implements StoreTransaction {
   }
 
   get(id: string): Promise<StoredRow | undefined> {
+    if (this.probed?.id === id) return Promise.resolve(this.probed.row)
     return getRow(this.q, id)
   }
   query(filter: Filter, limit: number, offset = 0): Promise<StoredRow[]> {
@@ -529,6 +673,7 @@ class PgTransaction implements StoreTransaction {
     return record?.g
   }
   async deletedByAuthor(pubkey: string, id: string): Promise<boolean> {
+    if (this.probed?.id === id && this.probed.pubkey === pubkey) return this.probed.withdrawn
     if (id.includes('\u0000') || pubkey.includes('\u0000')) return false
     const found = await rows(
       this.q,
@@ -539,10 +684,13 @@ class PgTransaction implements StoreTransaction {
     return found.length > 0
   }
   wasDeleted(id: string): Promise<boolean> {
+    if (this.probed?.id === id) return Promise.resolve(this.probed.deleted)
     return wasDeleted(this.q, id)
   }
 
   async insert(event: NostrEvent): Promise<InsertResult> {
+    const unseen = this.probed?.id === event.id && this.probed.row === undefined
+    this.probed = undefined
     const q = this.q
     let d: string | null = null
     if (isReplaceable(event.kind)) d = ''
@@ -562,6 +710,8 @@ class PgTransaction implements StoreTransaction {
           event.created_at > old.created_at || (event.created_at === old.created_at && event.id < old.id)
         if (!newer) return 'stale'
         await q.query('DELETE FROM events WHERE seq = $1', [old.seq])
+        this.wrote = true
+        this.stale = true
         this.dropRings()
       }
     }
@@ -579,28 +729,61 @@ class PgTransaction implements StoreTransaction {
       names.push(name)
       values.push(v)
     }
-    // The row and its tags in one round trip.
-    const [row] = await rows<{ seq: number }>(
-      q,
-      `WITH ins AS (
+    const h = groupOf(event)
+    if (event.kind === 5) this.stale = true
+    if (
+      this.defer &&
+      unseen &&
+      !this.wrote &&
+      this.pending === undefined &&
+      d === null &&
+      h !== undefined &&
+      this.locked.has(h) &&
+      Number.isInteger(event.kind) &&
+      event.kind >= 0 &&
+      event.kind <= 0x7fffffff &&
+      Number.isSafeInteger(event.created_at)
+    ) {
+      this.pending = {
+        id: event.id,
+        pubkey: event.pubkey,
+        kind: event.kind,
+        created_at: event.created_at,
+        grp: grp === null ? null : pgText(grp),
+        json: JSON.stringify(event),
+        names,
+        values,
+      }
+      this.events.push(event)
+      this.ringInsert(event, grp === null ? null : pgText(grp))
+      return 'saved'
+    }
+    this.wrote = true
+    this.stale = true
+    // The row and its tags in one round trip, a statement each connection prepares once.
+    const [row] = (
+      await prepared(
+        q,
+        `WITH ins AS (
          INSERT INTO events (id, pubkey, kind, created_at, d, grp, json) VALUES ($1, $2, $3, $4, $5, $6, $7)
          ON CONFLICT (id) DO NOTHING RETURNING seq),
        t AS (
          INSERT INTO tags (event, name, value, created_at)
          SELECT ins.seq, x.n, x.v, $4 FROM ins, unnest($8::text[], $9::text[]) AS x (n, v))
        SELECT seq FROM ins`,
-      [
-        event.id,
-        event.pubkey,
-        event.kind,
-        event.created_at,
-        d,
-        grp === null ? null : pgText(grp),
-        JSON.stringify(event),
-        names,
-        values,
-      ],
-    )
+        [
+          event.id,
+          event.pubkey,
+          event.kind,
+          event.created_at,
+          d,
+          grp === null ? null : pgText(grp),
+          JSON.stringify(event),
+          names,
+          values,
+        ],
+      )
+    ).rows as { seq: number }[]
     if (!row) return 'duplicate'
     this.events.push(event)
     this.ringInsert(event, grp === null ? null : pgText(grp))
@@ -613,12 +796,18 @@ class PgTransaction implements StoreTransaction {
   }
 
   async deleteIds(ids: readonly string[]): Promise<number> {
+    this.probed = undefined
+    this.wrote = true
+    this.stale = true
     if (ids.length === 0) return 0
     const r = await this.q.query('DELETE FROM events WHERE id = ANY($1::text[])', [[...ids]])
     this.dropRings()
     return r.rowCount ?? 0
   }
   async deleteGroupEvents(groupId: string, keepId: string): Promise<string[]> {
+    this.probed = undefined
+    this.wrote = true
+    this.stale = true
     const gone = await rows<{ id: string }>(
       this.q,
       'DELETE FROM events WHERE grp = $1 AND id <> $2 RETURNING id',
@@ -628,6 +817,9 @@ class PgTransaction implements StoreTransaction {
     return gone.map((r) => r.id)
   }
   async rememberDeleted(ids: readonly string[], at: number): Promise<void> {
+    this.probed = undefined
+    this.wrote = true
+    this.stale = true
     if (ids.length === 0) return
     await this.q.query(
       `INSERT INTO deleted_ids (id, at) SELECT unnest($1::text[]), $2
@@ -666,6 +858,7 @@ class PgTransaction implements StoreTransaction {
     return list
   }
   async saveGroup(g: GroupRecord): Promise<void> {
+    this.wrote = true
     const state = JSON.stringify(g)
     if (!this.overlay.has(g.id) && this.read.get(g.id)?.json === state) return
     await this.lock(g.id)
@@ -680,6 +873,7 @@ class PgTransaction implements StoreTransaction {
     this.versions.set(g.id, v)
   }
   async dropGroup(id: string): Promise<void> {
+    this.wrote = true
     await this.lock(id)
     const [row] = await rows<{ version: number }>(
       this.q,
@@ -691,10 +885,12 @@ class PgTransaction implements StoreTransaction {
     this.versions.set(id, -1)
   }
   async putListed(list: ListName, value: string, note: string): Promise<void> {
+    this.wrote = true
     await putListed(this.q, list, value, note)
     this.listsChanged = true
   }
   async dropListed(list: ListName, value: string): Promise<boolean> {
+    this.wrote = true
     const dropped = await dropListed(this.q, list, value)
     if (dropped) this.listsChanged = true
     return dropped

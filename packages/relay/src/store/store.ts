@@ -37,6 +37,9 @@ export interface Page {
 /** Outcome of an insert: stored, already there, or an older version of a replaceable/addressable event. */
 export type InsertResult = 'saved' | 'duplicate' | 'stale'
 
+/** How many of a group's newest events the intake reads as its `previous` window (`ring`). */
+export const RING_WINDOW = 50
+
 /** One entry of a group's `previous` window. */
 export interface RingEntry {
   id: string
@@ -166,11 +169,16 @@ export interface EventStore extends StoreReader {
    * of this store issued after the unit was queued can see the unit's rows: the place to hand
    * accepted events to live subscriptions, so a REQ never sees a row whose live copy is still to
    * come.
+   *
+   * `about`, when given, is the event the unit decides: a backend across a network (PostgreSQL)
+   * reads what every EVENT asks first — `get(id)`, `wasDeleted(id)`, `deletedByAuthor(pubkey, id)` —
+   * in the round trip that opens the unit, and answers those from it until the unit writes.
    */
   unit<T>(
     groupId: string | undefined,
     fn: (tx: StoreTransaction) => Promise<T>,
     committed?: (value: T) => void,
+    about?: Pick<NostrEvent, 'id' | 'pubkey'>,
   ): Promise<T>
   /**
    * The last committed record of a group this process knows, synchronously (the handle's
