@@ -1,17 +1,10 @@
 import { describe, expect, test } from 'vitest'
-import { messageIn, withStack } from './harness'
-import { historyEvents, IMPORT_OPTIONS, publishAll } from './seed'
+import { withGarden } from './garden'
+import { messageIn } from './harness'
 
 const {
   people: [ada],
-} = withStack({
-  relay: { ...IMPORT_OPTIONS },
-  seed: async ({ relay }) => {
-    await relay.createGroup({ id: 'garden', name: 'Garden' })
-    await publishAll(relay.url, historyEvents('garden', 40))
-  },
-  people: [{ name: 'Ada', join: ['garden'] }],
-})
+} = withGarden(40)
 
 describe('reloading a group this device holds', () => {
   test('shows its cached messages next, never the welcome page or the relay’s group list before them', async () => {

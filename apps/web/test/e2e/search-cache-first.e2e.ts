@@ -1,18 +1,11 @@
 import type { WebSocketRoute } from 'playwright-core'
 import { describe, expect, test } from 'vitest'
-import { messageIn, screenshot, withStack } from './harness'
-import { historyEvents, IMPORT_OPTIONS, publishAll } from './seed'
+import { withGarden } from './garden'
+import { messageIn, screenshot } from './harness'
 
 const {
   people: [ada],
-} = withStack({
-  relay: { ...IMPORT_OPTIONS },
-  seed: async ({ relay }) => {
-    await relay.createGroup({ id: 'garden', name: 'Garden' })
-    await publishAll(relay.url, historyEvents('garden', 30))
-  },
-  people: [{ name: 'Ada', join: ['garden'] }],
-})
+} = withGarden(30)
 
 /**
  * From now on (after a reload) the relay's answer to a search (a REQ with a NIP-50 `search`) is
