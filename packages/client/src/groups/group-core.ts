@@ -255,6 +255,7 @@ export class GroupCore implements GroupInside, SnapshotSource, WritersContext {
   /** The relay sent EOSE for the standing subscription. */
   eose(): void {
     this.subscription.backlog = false
+    this.history.relayAnswered()
     if (this.subscription.loading) {
       this.subscription.loading = false
       this.changed()

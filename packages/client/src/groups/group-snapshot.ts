@@ -17,7 +17,7 @@ export interface SnapshotSource {
   readonly reads: GroupUnread
   /** Before the relay's first EOSE; the relay's text when it ended our subscription. */
   readonly subscription: { readonly loading: boolean; readonly refused: string | undefined }
-  readonly history: { readonly hasOlder: boolean }
+  readonly history: { readonly hasOlder: boolean; readonly relayAway: boolean }
   relayKey(): string | undefined
   /** The relay key is only the author of the first 39000 seen. */
   relayKeyPinned(): boolean
@@ -80,6 +80,7 @@ export class GroupSnapshots {
       loading: s.subscription.loading,
       refused: s.subscription.refused,
       hasOlder: s.history.hasOlder,
+      olderUnreachable: s.history.relayAway,
       canSend: canSendWith(s.state.metadata, membership, KINDS.chat),
       unread: unread.messages,
       unreadThreads: unread.threads,

@@ -47,12 +47,20 @@ const MAX_LIMIT = 500
  * nothing new and is shorter than asked ends the history, and only when the relay answered it in
  * full (EOSE); an unreachable relay leaves `hasOlder` as it was.
  *
+ * A page the relay did not answer at all (offline, unreachable, or silent until the query's
+ * timeout) sets `relayAway` (`snapshot().olderUnreachable`): what the cache held is shown, and
+ * asking again would only wait again. It is cleared when the relay answers this group again: a
+ * page it answers, or its standing subscription's EOSE after a reconnect (`relayAnswered`), and a
+ * UI pages back from there.
+ *
  * @example
  * while (group.snapshot().hasOlder) await group.loadOlder()
  */
 export class GroupHistory {
   /** False once paging back found the start of the group's history on its relay. */
   hasOlder = true
+  /** True when the relay did not answer the last page that needed it, until it answers this group again. */
+  relayAway = false
   private running: Promise<unknown> = Promise.resolve()
 
   constructor(private readonly ctx: HistoryContext) {}
@@ -94,6 +102,8 @@ export class GroupHistory {
       })
       const fresh = this.take(page, 'relay')
       added += fresh
+      if (answered || fresh > 0) this.relayAnswered()
+      else this.away()
       if (fresh > 0 || !answered) return added
       if (page.length < want) {
         this.ended()
@@ -123,6 +133,19 @@ export class GroupHistory {
     for (const e of page) if (!held.has(e.id) && rows.has(e.id)) fresh++
     if (page.length > 0) rows.reached(source, oldest)
     return fresh
+  }
+
+  /** The relay answered this group (a page, or its standing subscription's EOSE): paging back may go on. */
+  relayAnswered(): void {
+    if (!this.relayAway) return
+    this.relayAway = false
+    this.ctx.changed()
+  }
+
+  private away(): void {
+    if (this.relayAway) return
+    this.relayAway = true
+    this.ctx.changed()
   }
 
   private ended(): void {

@@ -124,6 +124,13 @@ export interface GroupSnapshot {
   readonly refused: string | undefined
   /** False once paging back found the start of the group's history. */
   readonly hasOlder: boolean
+  /**
+   * Paging back needed the relay and it did not answer (offline, unreachable, or silent until the
+   * query gave up): `loadOlder` brings nothing more from it now. False again once the relay answers
+   * this group (its subscription's EOSE after a reconnect, or a page): a UI says why no older
+   * messages come instead of a spinner, and pages back again when this turns false.
+   */
+  readonly olderUnreachable: boolean
   /** Whether the composer can send now, and if not why (same as `Group.canSend()`). */
   readonly canSend: CanSend
   /** Unread top-level rows not sent by us, per the injected read-state source (0 without one). */
