@@ -178,7 +178,9 @@ export function GroupView(props: {
   const byId = useCallback((id: string) => handle.message(id), [handle])
   useGroupPeople(detail)
   // Another of the user's groups looks like this one by name: the header shows the id too.
-  const twin = useGroupTwins(useAppSnapshot().groups).get(props.handle.key)
+  const shell = useAppSnapshot()
+  const twin = useGroupTwins(shell.groups).get(props.handle.key)
+  const offline = shell.connection.status === 'offline'
 
   if (!detail) return null
 
@@ -218,6 +220,7 @@ export function GroupView(props: {
         lineAt={lineAt}
         hasOlder={detail.hasOlder}
         loadingOlder={detail.loadingOlder}
+        olderUnavailable={detail.olderUnreachable ? (offline ? 'offline' : 'relay') : undefined}
         onLoadOlder={onLoadOlder}
         onSeen={onSeen}
         actions={actions}

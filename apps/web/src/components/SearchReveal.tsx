@@ -29,7 +29,9 @@ export function useRevealMessage(
           setState({ request, missing: false })
           return
         }
-        if (page >= MAX_PAGES || !handle.snapshot().hasOlder) break
+        const snap = handle.snapshot()
+        // An unanswered relay would only be asked, and waited for, again.
+        if (page >= MAX_PAGES || !snap.hasOlder || snap.olderUnreachable) break
         await handle.loadOlder()
       }
       if (!stopped) setState({ missing: true })

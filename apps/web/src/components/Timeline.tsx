@@ -110,6 +110,12 @@ export function Timeline(props: {
   lineAt?: number
   hasOlder: boolean
   loadingOlder: boolean
+  /**
+   * Why older messages cannot come now (the relay did not answer the last page back): the browser
+   * is `offline`, or the `relay` is not answering. The top says so in place of "Loading older
+   * messages…", and scrolling does not ask again until this clears (the relay answered the group).
+   */
+  olderUnavailable?: 'offline' | 'relay'
   onLoadOlder: () => void
   /** Called with the newest created_at on screen while the page is visible. */
   onSeen: (createdAt: number) => void
@@ -208,13 +214,16 @@ export function Timeline(props: {
   }, [rows.length, lastKey, newIndex, virtualizer])
 
   // Older messages when the top is near.
-  const { hasOlder, loadingOlder, onLoadOlder } = props
+  const { hasOlder, loadingOlder, olderUnavailable, onLoadOlder } = props
+  // Only while the relay may answer: a page it did not answer would be asked again at once, and
+  // "Loading older messages…" would never leave the screen.
+  const mayLoadOlder = hasOlder && !loadingOlder && !olderUnavailable
   const onScroll = useCallback(() => {
     const el = scrollRef.current
     if (!el || !positioned.current) return
     atEnd.current = el.scrollHeight - el.scrollTop - el.clientHeight < 48
-    if (el.scrollTop < 300 && hasOlder && !loadingOlder) onLoadOlder()
-  }, [hasOlder, loadingOlder, onLoadOlder])
+    if (el.scrollTop < 300 && mayLoadOlder) onLoadOlder()
+  }, [mayLoadOlder, onLoadOlder])
   useEffect(() => {
     onScroll()
   }, [onScroll])
@@ -325,7 +334,7 @@ export function Timeline(props: {
     if (at < 0) return
     const index = msgIndexes[Math.max(0, Math.min(msgIndexes.length - 1, to))]
     if (index !== undefined) focusRow(index)
-    if (to < 0 && hasOlder && !loadingOlder) onLoadOlder()
+    if (to < 0 && mayLoadOlder) onLoadOlder()
   }
   function onListFocus(e: FocusEvent<HTMLDivElement>) {
     const article = (e.target as HTMLElement).closest<HTMLElement>('article.msg')
@@ -344,6 +353,17 @@ export function Timeline(props: {
       {props.loadingOlder ? (
         <p className="loading-older" role="status">
           Loading older messages…
+        </p>
+      ) : hasOlder && olderUnavailable ? (
+        <p className="older-unavailable" role="status" data-testid="older-unavailable">
+          {olderUnavailable === 'offline'
+            ? 'Can’t load older messages while offline'
+            : 'Can’t load older messages: the relay is not answering'}
+          {olderUnavailable === 'relay' ? (
+            <button type="button" className="btn small" onClick={onLoadOlder}>
+              Try again
+            </button>
+          ) : null}
         </p>
       ) : null}
       {jumpVisible ? (

@@ -276,6 +276,7 @@ export class GroupAdapter implements GroupHandle {
       frontier: frontier > 0 ? frontier : undefined,
       hasOlder: snap.hasOlder,
       loadingOlder: this.loadingOlder,
+      olderUnreachable: snap.olderUnreachable,
       lastInvite: this.lastInvite,
       refused: snap.refused,
       loading: snap.loading,

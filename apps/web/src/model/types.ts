@@ -99,6 +99,8 @@ export interface GroupDetail extends GroupSummary {
   frontier?: number
   hasOlder: boolean
   loadingOlder: boolean
+  /** Paging back needed the relay and it did not answer; false again once it answers the group. */
+  olderUnreachable: boolean
   /** An invite code created in this session, for the share box. */
   lastInvite?: string
   /** The relay's text when it refused to serve this group (`restricted: …`, `auth-required: …`). */
