@@ -25,6 +25,7 @@ import { Timeline } from './Timeline'
 import { useGroupTwins } from './useGroupTwins'
 
 const NO_PINS: string[] = []
+const NO_MESSAGES: MessageItem[] = []
 
 /** Who `@` offers in the composer: the group's members, then recent authors, without us. */
 function mentionCandidates(detail: GroupDetail | undefined, me: string): string[] {
@@ -215,7 +216,8 @@ export function GroupView(props: {
         key={detail.key}
         groupKey={detail.key}
         me={props.me}
-        messages={detail.messages}
+        // What the cache holds paints with its authors' names, read with it (`loaded`).
+        messages={shell.loaded ? detail.messages : NO_MESSAGES}
         byId={byId}
         lineAt={lineAt}
         hasOlder={detail.hasOlder}

@@ -22,8 +22,9 @@ import type {
 export interface AppSnapshot {
   session: SessionInfo
   /**
-   * The groups this device holds are loaded from its cache. Until then `groups` is empty for want
-   * of a read, not because there are none: no page says so (nor asks a relay for its groups).
+   * The groups this device holds are loaded from its cache, and the profiles it knows (so cached
+   * messages paint with their authors' names). Until then `groups` is empty for want of a read,
+   * not because there are none: no page says so (nor asks a relay for its groups).
    */
   loaded: boolean
   groups: GroupSummary[]

@@ -3,6 +3,11 @@
  * once, then asked from the relays in small batches, and followed live afterwards (one
  * subscription per relay, renewed as people are added), so a new name shows without a reload.
  * Only the newest kind 0 per person counts.
+ *
+ * What is known is also kept, parsed, as one stored value (`restore` reads it back): a start
+ * reads it with the cached groups, in one read the boot store starts with the page's first
+ * script, so the cached messages paint with their authors' names, offline or before a slow relay
+ * answers, instead of npubs until each person's kind 0 is looked up.
  */
 import type { EventStore, RelayPool } from '@roost/client'
 import type { NostrEvent } from 'nostr-tools'
@@ -15,6 +20,32 @@ const MAX_AUTHORS = 100
 const MAX_LIVE = 500
 /** The live subscription's id on each relay (a new filter replaces the old one under the same id). */
 const LIVE_ID = 'profiles'
+/** The store value holding the profiles known, for the next start. */
+export const SAVED_PROFILES = 'web.profiles'
+/** Profiles kept for the next start at most: the most recently received. */
+const MAX_SAVED = 2000
+/** A change is written this long after it, with whatever else changed meanwhile (and at once when the page hides). */
+const SAVE_MS = 100
+
+/** One profile as kept in the store value. */
+interface SavedProfile {
+  pubkey: string
+  at: number
+  name?: string
+  picture?: string
+  about?: string
+}
+
+const optional = (v: unknown): v is string | undefined => v === undefined || typeof v === 'string'
+
+function savedProfile(v: unknown): SavedProfile | undefined {
+  if (typeof v !== 'object' || v === null) return undefined
+  const r = v as Record<string, unknown>
+  if (typeof r.pubkey !== 'string' || !/^[0-9a-f]{64}$/.test(r.pubkey)) return undefined
+  if (typeof r.at !== 'number' || !Number.isSafeInteger(r.at)) return undefined
+  if (!optional(r.name) || !optional(r.picture) || !optional(r.about)) return undefined
+  return r as unknown as SavedProfile
+}
 
 function parseProfile(event: NostrEvent): Profile | undefined {
   try {
@@ -38,6 +69,7 @@ export class ProfileBook {
   private readonly asked = new Set<string>()
   private queue = new Set<string>()
   private timer: ReturnType<typeof setTimeout> | undefined
+  private saveTimer: ReturnType<typeof setTimeout> | undefined
   private version = 0
   private closed = false
   /** The live subscriptions start here: nothing published after the first fetch is missed by a renewal. */
@@ -78,9 +110,53 @@ export class ProfileBook {
     if (known && known.at >= event.created_at) return
     const profile = parseProfile(event)
     if (!profile) return
+    // Last in the map: the most recently received are the ones kept for the next start.
+    this.profiles.delete(event.pubkey)
     this.profiles.set(event.pubkey, { profile, at: event.created_at })
     this.version++
     this.onChange()
+    this.saveTimer ??= setTimeout(() => this.save(), SAVE_MS)
+  }
+
+  /**
+   * Takes the profiles kept by the last start (`SAVED_PROFILES`); resolves once they are in, and
+   * never rejects (without them, names come from the store's kind 0s and the relays as before).
+   */
+  async restore(): Promise<void> {
+    const saved = await this.store.getValue<unknown>(SAVED_PROFILES).catch(() => undefined)
+    if (!Array.isArray(saved) || this.closed) return
+    let taken = 0
+    for (const item of saved) {
+      const s = savedProfile(item)
+      if (!s) continue
+      const known = this.profiles.get(s.pubkey)
+      if (known && known.at >= s.at) continue
+      const profile: Profile = { name: s.name, picture: s.picture, about: s.about }
+      this.profiles.set(s.pubkey, { profile, at: s.at })
+      taken++
+    }
+    if (taken === 0) return
+    this.version++
+    this.onChange()
+  }
+
+  /** Writes now what changed since the last write (the page is hiding: a reload may follow). */
+  saveNow(): void {
+    if (this.saveTimer) this.save()
+  }
+
+  private save(): void {
+    if (this.saveTimer) clearTimeout(this.saveTimer)
+    this.saveTimer = undefined
+    const kept: SavedProfile[] = []
+    for (const [pubkey, { profile, at }] of [...this.profiles].slice(-MAX_SAVED)) {
+      const s: SavedProfile = { pubkey, at }
+      if (profile.name !== undefined) s.name = profile.name
+      if (profile.picture !== undefined) s.picture = profile.picture
+      if (profile.about !== undefined) s.about = profile.about
+      kept.push(s)
+    }
+    void this.store.setValue(SAVED_PROFILES, kept).catch(() => undefined)
   }
 
   private async flush(): Promise<void> {
@@ -125,6 +201,7 @@ export class ProfileBook {
 
   close(): void {
     this.closed = true
+    this.saveNow()
     if (this.timer) clearTimeout(this.timer)
     for (const sub of this.live.values()) sub.close()
     this.live.clear()

@@ -110,7 +110,7 @@ class RoostApp implements AppApi {
   /** The cached groups were painted: the relays may be asked (see `start`). */
   private painted = false
   private readonly verifier = new LaterVerifier()
-  /** The cached groups are loaded (`AppSnapshot.loaded`). */
+  /** The cached groups and the profiles known are loaded (`AppSnapshot.loaded`). */
   private loaded = false
   private closing = false
 
@@ -127,13 +127,16 @@ class RoostApp implements AppApi {
 
   /** The page is hidden (maybe for good) or closing: drafts are written now. */
   private readonly onHide = (): void => {
-    if (document.visibilityState === 'hidden') this.drafts.flush()
+    if (document.visibilityState !== 'hidden') return
+    this.drafts.flush()
+    this.profiles.saveNow()
   }
 
   /** The page is closing: queued messages that have not left go back to their drafts, kept. */
   private readonly onPageHide = (): void => {
     for (const a of this.adapters.values()) a.pageHidden()
     this.drafts.flush()
+    this.profiles.saveNow()
   }
 
   start(): void {
@@ -186,6 +189,9 @@ class RoostApp implements AppApi {
       () => this.profileRelays(),
       () => this.changed(),
     )
+    // The names of the cached messages' authors, read with the cached groups (and, at the next
+    // start, with the boot store's first reads), so they paint together.
+    const profilesRead = this.profiles.restore()
     this.connection = new ConnectionWatch({
       relays: () => [...new Set(this.roost.groups.groups().map((g) => g.key.relay))],
       connected: (relay) => this.pool.connected(relay),
@@ -220,8 +226,7 @@ class RoostApp implements AppApi {
       void this.roost.groups.ready.then(() => store.keepReads()).catch(() => undefined)
     // What asks the relays waits until the cached groups are on screen: a reload paints what this
     // device holds first, without the relays' answers (and their signatures) in the way.
-    void this.roost.groups.ready
-      .catch(() => undefined)
+    void Promise.all([this.roost.groups.ready.catch(() => undefined), profilesRead])
       .then(() => {
         this.loaded = true
         this.changed()
