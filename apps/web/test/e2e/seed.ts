@@ -18,9 +18,9 @@ export const IMPORT_OPTIONS = {
 export function historyEvents(
   groupId: string,
   count: number,
-  opts: { authors?: number; spacing?: number } = {},
+  opts: { authors?: number; spacing?: number; keys?: readonly Uint8Array[] } = {},
 ) {
-  const keys = Array.from({ length: opts.authors ?? 4 }, () => generateSecretKey())
+  const keys = opts.keys ?? Array.from({ length: opts.authors ?? 4 }, () => generateSecretKey())
   const now = Math.floor(Date.now() / 1000)
   const spacing = opts.spacing ?? 20
   const events: NostrEvent[] = []
