@@ -3,6 +3,7 @@ import type { NostrEvent } from 'nostr-tools'
 import { finalizeEvent, generateSecretKey } from 'nostr-tools/pure'
 import { afterEach, describe, expect, it } from 'vitest'
 import { WebSocket } from 'ws'
+import { startFaultProxy } from '../../../test/support/fault-proxy'
 import { ClosedError, LocalSigner, nobleVerifier, RelayPool, type RelayPoolOptions } from '../src'
 import { startFakeRelay } from './fake-relay'
 import { Harness, recordingWebSocket, type WireLog } from './helpers'
@@ -199,6 +200,44 @@ describe('RelayPool', () => {
     const [r] = await p.publish([relay.url], e)
     expect(r).toMatchObject({ ok: true })
     expect(p.authState(relay.url)).toBe('authenticated')
+  })
+
+  it('tells an EOSE the relay sent from the end of the wait for one (oneoseTimeout), and fetch hears only the first as an answer', async () => {
+    const relay = await h.relay()
+    const link = await startFaultProxy(relay.url)
+    h.defer(() => link.close())
+    // Liveness off: a silent link stays open, as a slow relay's does.
+    const p = pool({ eoseTimeout: 300, liveness: false })
+    let n = 0
+    const heard = (url: string) => {
+      const calls: string[] = []
+      return new Promise<string[]>((resolve) => {
+        p.subscribe(
+          url,
+          [{ kinds: [1], limit: 1 }],
+          {
+            onevent: () => {},
+            oneoseTimeout: () => calls.push('timeout'),
+            oneose: () => {
+              calls.push('eose')
+              resolve(calls)
+            },
+          },
+          { id: `sub-${++n}` },
+        )
+      })
+    }
+    expect(await heard(link.url)).toEqual(['eose'])
+    const answered: string[] = []
+    await p.fetch([link.url], [{ kinds: [1] }], { eose: (r) => answered.push(r), timeout: 5_000 })
+    expect(answered).toEqual([link.url])
+
+    link.blackhole()
+    expect(await heard(link.url)).toEqual(['timeout', 'eose'])
+    const unanswered: string[] = []
+    await p.fetch([link.url], [{ kinds: [1] }], { eose: (r) => unanswered.push(r), timeout: 5_000 })
+    expect(unanswered).toEqual([])
+    link.restore()
   })
 
   it('queues one-shot fetches per relay beyond maxConcurrentFetches', async () => {

@@ -252,10 +252,13 @@ export class GroupCore implements GroupInside, SnapshotSource, WritersContext {
   }
 
   // ── the standing subscription and the lifecycle ────────────────────────────────────────────
-  /** The relay sent EOSE for the standing subscription. */
-  eose(): void {
+  /**
+   * The relay sent EOSE for the standing subscription (`answered`), or none came within the pool's
+   * EOSE timeout: either way what follows is live, but only the relay's own EOSE says it answers.
+   */
+  eose(answered = true): void {
     this.subscription.backlog = false
-    this.history.relayAnswered()
+    if (answered) this.history.relayAnswered()
     if (this.subscription.loading) {
       this.subscription.loading = false
       this.changed()

@@ -66,17 +66,25 @@ export class GroupSubscriptions {
     group.resubscribed()
     const openedAsMember = group.snapshot().membership.status === 'member'
     const filters = [key.id.timelineFilter(100), ...key.id.stateFilters(relayKey)]
+    let answered = true
     const sub = ctx.pool.subscribe(
       key.relay,
       filters,
       {
         onevent: (e) => this.route(subId, e),
+        // nostr-tools ends the wait for EOSE after the pool's `eoseTimeout` as if one had come:
+        // what follows is live all the same, but the relay has not said it answers.
+        oneoseTimeout: () => {
+          answered = false
+        },
         // Each EOSE (the first, and the one after every resume that follows a reconnect) starts
         // the NIP-77 backfill of the cached window, where the relay speaks it.
         oneose: () => {
           const core = this.routed(subId)
+          const relayAnswered = answered
+          answered = true
           if (!core) return
-          core.eose()
+          core.eose(relayAnswered)
           this.backfills.after(core)
         },
         onclosed: (reason) => {

@@ -190,6 +190,7 @@ export class Connection {
       oneose: () => {
         if (sub.live !== live || sub.eosed) return
         sub.eosed = true
+        if (!relay.answeringEose) sub.handlers.oneoseTimeout?.()
         sub.handlers.oneose?.()
       },
       onclose: (reason) => {

@@ -27,10 +27,20 @@ export class PolicyRelay extends AbstractRelay {
   onsend: ((message: string) => void) | undefined
   /** Stops whatever watches this socket; called once the socket is gone. */
   unwatch: (() => void) | undefined
+  /**
+   * True while the relay's own EOSE frame is handled: a subscription's `oneose` then is the
+   * relay's answer, not nostr-tools' EOSE timeout (which calls the same `oneose`).
+   */
+  answeringEose = false
 
   override _onmessage(ev: MessageEvent): void {
     this.onframe?.(ev.data)
-    super._onmessage(ev)
+    this.answeringEose = typeof ev.data === 'string' && /^\s*\[\s*"EOSE"/.test(ev.data)
+    try {
+      super._onmessage(ev)
+    } finally {
+      this.answeringEose = false
+    }
     if (typeof ev.data === 'string' && /^\s*\[\s*"AUTH"/.test(ev.data)) this.onchallenge?.()
   }
 

@@ -204,12 +204,16 @@ export class RelayPool {
             resolve()
           }
           const timer = setTimeout(done, timeout)
+          let timedOut = false
           sub = conn.subscribe(filters, {
             onevent: (e) => {
               if (!byId.has(e.id)) byId.set(e.id, e)
             },
+            oneoseTimeout: () => {
+              timedOut = true
+            },
             oneose: () => {
-              if (!settled) opts.eose?.(relay)
+              if (!settled && !timedOut) opts.eose?.(relay)
               done()
             },
             onclosed: done,

@@ -6,8 +6,10 @@ import { type Filter, matchFilter } from 'nostr-tools/filter'
 export interface SubscriptionHandlers {
   /** One matching event, verified, at most once per subscription. */
   onevent(event: NostrEvent): void
-  /** The relay has sent everything it stored (EOSE); what follows is live. */
+  /** The relay has sent everything it stored (EOSE), or `eoseTimeout` passed; what follows is live. */
   oneose?(): void
+  /** Called just before `oneose` when no EOSE came within `eoseTimeout`: the relay may not have answered. */
+  oneoseTimeout?(): void
   /** The relay ended the subscription (CLOSED) with this text; it will not be resumed. */
   onclosed?(reason: string): void
 }
