@@ -24,8 +24,6 @@ const LIVE_ID = 'profiles'
 export const SAVED_PROFILES = 'web.profiles'
 /** Profiles kept for the next start at most: the most recently received. */
 const MAX_SAVED = 2000
-/** A change is written this long after it, with whatever else changed meanwhile (and at once when the page hides). */
-const SAVE_MS = 100
 
 /** One profile as kept in the store value. */
 interface SavedProfile {
@@ -69,7 +67,8 @@ export class ProfileBook {
   private readonly asked = new Set<string>()
   private queue = new Set<string>()
   private timer: ReturnType<typeof setTimeout> | undefined
-  private saveTimer: ReturnType<typeof setTimeout> | undefined
+  /** A write of the profiles is queued (in a microtask: a batch of kind 0s is written once). */
+  private saving = false
   private version = 0
   private closed = false
   /** The live subscriptions start here: nothing published after the first fetch is missed by a renewal. */
@@ -115,7 +114,11 @@ export class ProfileBook {
     this.profiles.set(event.pubkey, { profile, at: event.created_at })
     this.version++
     this.onChange()
-    this.saveTimer ??= setTimeout(() => this.save(), SAVE_MS)
+    if (!this.saving) {
+      // Written at once, not when the page hides (a reload may not wait for that write).
+      this.saving = true
+      queueMicrotask(() => this.save())
+    }
   }
 
   /**
@@ -140,14 +143,9 @@ export class ProfileBook {
     this.onChange()
   }
 
-  /** Writes now what changed since the last write (the page is hiding: a reload may follow). */
-  saveNow(): void {
-    if (this.saveTimer) this.save()
-  }
-
   private save(): void {
-    if (this.saveTimer) clearTimeout(this.saveTimer)
-    this.saveTimer = undefined
+    if (!this.saving) return
+    this.saving = false
     const kept: SavedProfile[] = []
     for (const [pubkey, { profile, at }] of [...this.profiles].slice(-MAX_SAVED)) {
       const s: SavedProfile = { pubkey, at }
@@ -201,7 +199,7 @@ export class ProfileBook {
 
   close(): void {
     this.closed = true
-    this.saveNow()
+    this.save()
     if (this.timer) clearTimeout(this.timer)
     for (const sub of this.live.values()) sub.close()
     this.live.clear()

@@ -127,16 +127,13 @@ class RoostApp implements AppApi {
 
   /** The page is hidden (maybe for good) or closing: drafts are written now. */
   private readonly onHide = (): void => {
-    if (document.visibilityState !== 'hidden') return
-    this.drafts.flush()
-    this.profiles.saveNow()
+    if (document.visibilityState === 'hidden') this.drafts.flush()
   }
 
   /** The page is closing: queued messages that have not left go back to their drafts, kept. */
   private readonly onPageHide = (): void => {
     for (const a of this.adapters.values()) a.pageHidden()
     this.drafts.flush()
-    this.profiles.saveNow()
   }
 
   start(): void {
