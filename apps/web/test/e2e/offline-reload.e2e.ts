@@ -7,7 +7,7 @@
  */
 import { describe, expect, test } from 'vitest'
 import { withGarden } from './garden'
-import { joinByCode, messageIn, newPerson, type Person, screenshot, signUp } from './harness'
+import { joinByCode, layoutProblems, messageIn, newPerson, type Person, screenshot, signUp } from './harness'
 import { slowLink } from './slow-link'
 
 const COUNT = 300
@@ -172,6 +172,12 @@ describe('a reload while the relay cannot answer', () => {
 
       await olderStopsWith(bea, /^Can’t load older messages: the relay is not answering/)
       await screenshot(page, 'stalled-reload')
+      // On a phone too the words fit, above the list, covering none of it.
+      await page.setViewportSize({ width: 390, height: 844 })
+      await toTop(bea)
+      expect(await layoutProblems(page)).toEqual([])
+      await screenshot(page, 'stalled-reload-phone')
+      await page.setViewportSize({ width: 1280, height: 800 })
 
       link.delayMs = 0
       await pageBackTo(bea, COUNT - 150)
