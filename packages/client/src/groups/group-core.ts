@@ -1,6 +1,7 @@
 import type { GroupKey, Membership } from '@roost/nip29'
 import type { NostrEvent } from 'nostr-tools/core'
 import { isVerified } from '../verify'
+import { BacklogHead } from './backlog-head'
 import { canSendWith } from './can-send'
 import { cores } from './core-of'
 import { Group } from './group'
@@ -47,6 +48,8 @@ export class GroupCore implements GroupInside, SnapshotSource, WritersContext {
     backlog: true,
     refused: undefined,
   }
+  /** The newest-first head of the standing subscription's stored answer, held back until it ends. */
+  private readonly head = new BacklogHead()
   /** True once closed or discarded. */
   closed = false
   private readonly unsubscribeReadState: (() => void) | undefined
@@ -154,7 +157,8 @@ export class GroupCore implements GroupInside, SnapshotSource, WritersContext {
     this.rows.fold() // what arrives now arrives after the stored page, and may be decided by it
     const fromStore = opts.fromStore === true
     // What the relay signs and sends live was signed just now: its clock, for dating our sends.
-    const live = !fromStore && !opts.older && !opts.aside && !opts.own && !this.subscription.backlog
+    const live =
+      !fromStore && !opts.older && !opts.aside && !opts.own && !opts.head && !this.subscription.backlog
     if (live && event.pubkey === this.ctx.relayKey(this.key.relay))
       this.ctx.pool.observeRelayTime(this.key.relay, event.created_at)
     if (STATE_KINDS.has(event.kind)) {
@@ -165,13 +169,17 @@ export class GroupCore implements GroupInside, SnapshotSource, WritersContext {
       return true
     }
     if (!this.rows.owns(event)) return false
-    const older = opts.older ?? (!opts.own && !fromStore && this.subscription.backlog)
+    const older = opts.older ?? (!opts.own && !opts.head && !fromStore && this.subscription.backlog)
     const request = this.requests.add(event)
     if (this.rows.timeline.has(event.id)) {
+      // An event held comes in the stored answer: what came before it was its head.
+      if (older && opts.older === undefined) this.takeHead()
       if (request) this.changed()
       if (!fromStore && event.pubkey === this.ctx.me) this.writers.seen(event)
       return request
     }
+    if (older && opts.older === undefined && this.head.hold(event, this.folded().newestRow() !== undefined))
+      return request
     this.snapshots.pinRows()
     if (!this.rows.add(event, older, opts)) return request
     this.changed()
@@ -257,6 +265,7 @@ export class GroupCore implements GroupInside, SnapshotSource, WritersContext {
    * EOSE timeout: either way what follows is live, but only the relay's own EOSE says it answers.
    */
   eose(answered = true): void {
+    this.takeHead()
     this.subscription.backlog = false
     if (answered) this.history.relayAnswered()
     if (this.subscription.loading) {
@@ -276,12 +285,35 @@ export class GroupCore implements GroupInside, SnapshotSource, WritersContext {
 
   /** The subscription is (re)starting: clear the previous refusal. */
   resubscribed(): void {
+    this.takeHead()
+    this.head.start()
     this.subscription.backlog = true
     this.requests.resubscribed()
     if (this.subscription.refused !== undefined) {
       this.subscription.refused = undefined
       this.changed()
     }
+  }
+
+  /**
+   * The pool sent the standing REQ again on a new connection: what comes before its EOSE is a
+   * stored answer again (from a little before the newest event seen), its head newer than what is held.
+   */
+  resumed(): void {
+    this.takeHead()
+    this.head.start()
+    this.subscription.backlog = true
+  }
+
+  /** The relay sent an event the subscription had delivered already: in a stored answer, its head ended. */
+  repeated(id: string): void {
+    if (this.subscription.backlog && this.rows.timeline.has(id)) this.takeHead()
+  }
+
+  /** Takes the head held back, oldest first, as live arrivals. */
+  private takeHead(): void {
+    const events = this.head.end()
+    if (events.length > 0) this.ingestMany(events, { head: true })
   }
 
   /** Stops listening and writes what is pending. */

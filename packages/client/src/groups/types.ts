@@ -154,6 +154,11 @@ export interface IngestOptions {
   own?: boolean
   /** Fetched apart from the timeline's pages (membership, join requests): paging back does not start from it. */
   aside?: boolean
+  /**
+   * From the head of a stored answer, taken oldest first once it ended: newer than what is held,
+   * so numbered as a live arrival (see `BacklogHead`), though the relay did not send it live.
+   */
+  head?: boolean
 }
 
 /** What a group tells its listeners. `updated` is coalesced: at most one per microtask. */

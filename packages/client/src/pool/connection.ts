@@ -178,12 +178,17 @@ export class Connection {
 
   private fire(relay: PolicyRelay, sub: LogicalSub): void {
     const filters = requestFilters(sub, this.deps.resumeSlack)
+    if (sub.fired) sub.handlers.onresume?.()
     sub.fired = true
     sub.eosed = false
     const live: Subscription = relay.subscribe(filters, {
       id: sub.id,
       eoseTimeout: this.deps.eoseTimeout,
-      alreadyHaveEvent: (id) => sub.seen.has(id),
+      alreadyHaveEvent: (id) => {
+        if (!sub.seen.has(id)) return false
+        if (!sub.done) sub.handlers.onrepeat?.(id)
+        return true
+      },
       onevent: (event) => {
         if (!sub.done && record(sub, event)) sub.handlers.onevent(event)
       },

@@ -12,6 +12,13 @@ export interface SubscriptionHandlers {
   oneoseTimeout?(): void
   /** The relay ended the subscription (CLOSED) with this text; it will not be resumed. */
   onclosed?(reason: string): void
+  /**
+   * The subscription is sent again on a new connection (a resume, from a little before the newest
+   * event seen): what comes before its next `oneose` is the relay's stored answer, newest first.
+   */
+  onresume?(): void
+  /** The relay sent an event this subscription delivered already (dropped; in a stored answer, it marks a place). */
+  onrepeat?(id: string): void
 }
 
 /** A subscription as the caller sees it: one REQ on each socket it lives through, until closed. */
