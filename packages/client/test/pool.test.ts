@@ -141,6 +141,32 @@ describe('RelayPool', () => {
     expect(fake.events.map((x) => x.id)).toEqual([e.id, e.id])
   })
 
+  it('a publish that joins a connection attempt begun while the relay was out of reach makes one of its own', async () => {
+    const fake = await startFakeRelay({ onEvent: () => 'ok' })
+    h.defer(() => fake.close())
+    const hole = await startFaultProxy(fake.url)
+    h.defer(() => hole.close())
+    hole.blackhole()
+    // Sockets opened while `away` go into the black hole: their connect hangs, then times out.
+    const gate = { away: true }
+    class Switch extends WebSocket {
+      constructor(url: string, protocols?: string | string[]) {
+        super(gate.away ? hole.url : url, protocols)
+      }
+    }
+    const p = pool({ websocket: Switch as unknown as typeof globalThis.WebSocket, connectTimeout: 1_500 })
+    const sign = (content: string) =>
+      finalizeEvent({ kind: 1, created_at: now(), tags: [], content }, generateSecretKey())
+    const first = p.publish([fake.url], sign('while away'))
+    await until(() => hole.connections.length > 0)
+    gate.away = false // the relay is reachable again; the attempt under way does not know it
+    const e = sign('once back')
+    const [second] = await p.publish([fake.url], e)
+    expect(second).toMatchObject({ ok: true })
+    expect(fake.events.map((x) => x.id)).toContain(e.id)
+    expect((await first)[0]).toMatchObject({ ok: false, failure: 'unreachable' })
+  })
+
   it('never delivers an event whose signature does not verify', async () => {
     const relay = await h.relay({ profile: 'groups_relay' })
     const id = await relay.createGroup({ name: 'x' })

@@ -63,6 +63,7 @@ export class Connection {
     this.publisher = new Publisher({
       url,
       ensure: () => this.ensure(),
+      attempting: () => this.connecting !== undefined,
       authenticate: () => this.authenticate(),
       noticeSince: (ms) => this.notices.filter((n) => n.at >= ms).pop()?.text,
       gone: (relay) => this.gone(relay),

@@ -27,6 +27,8 @@ export interface PublishLink {
   readonly url: string
   /** The open socket, connecting if need be. */
   ensure(): Promise<PolicyRelay>
+  /** A connection attempt is under way (one `ensure` would join rather than begin). */
+  attempting(): boolean
   /** NIP-42 by the connection's policy; true when authenticated. */
   authenticate(): Promise<boolean>
   /** The newest NOTICE the relay sent since `ms` (epoch milliseconds). */
@@ -41,7 +43,7 @@ export interface PublishLink {
  * the relay refuses it because it is shutting down (then on its next connection).
  *
  * @example
- * const publisher = new Publisher({ url, ensure, authenticate, noticeSince, gone })
+ * const publisher = new Publisher({ url, ensure, attempting, authenticate, noticeSince, gone })
  * const result = await publisher.publish(event, 10_000) // { ok, relay, message, failure? }
  */
 export class Publisher {
@@ -79,9 +81,13 @@ export class Publisher {
     retried: { auth?: boolean; connection?: boolean },
   ): Promise<PublishResult> {
     let relay: PolicyRelay
+    // An attempt joined may have begun before the relay was back (a reconnect under backoff, while
+    // it restarted): when it fails, one attempt of this send's own decides.
+    const joined = this.link.attempting()
     try {
       relay = await this.link.ensure()
     } catch (err) {
+      if (joined && !retried.connection) return this.send(event, timeoutMs, { ...retried, connection: true })
       return { ok: false, relay: this.link.url, failure: 'unreachable', message: errorText(err) }
     }
     // Our own deadline fires first; the base class's timer only cleans up after it.

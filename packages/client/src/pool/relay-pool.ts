@@ -3,7 +3,7 @@ import type { NostrEvent } from 'nostr-tools/core'
 import type { Filter } from 'nostr-tools/filter'
 import { ClosedError } from '../errors'
 import type { Signer } from '../signers'
-import { defaultWebSocket } from '../socket/websocket'
+import { defaultWebSocket, heardErrors } from '../socket/websocket'
 import { createVerifier, type Verifier } from '../verify'
 import type { BackoffOptions } from './backoff'
 import {
@@ -103,11 +103,11 @@ export class RelayPool {
     this.publishTimeout = opts.publishTimeout ?? 10_000
     this.clock = opts.clock ?? (() => Math.floor(Date.now() / 1000))
     if (opts.verifier) this.verifier = Promise.resolve(opts.verifier)
-    if (opts.websocket) this.wsCtor = Promise.resolve(opts.websocket)
+    if (opts.websocket) this.wsCtor = Promise.resolve(heardErrors(opts.websocket))
   }
 
   private websocket(): Promise<typeof WebSocket> {
-    this.wsCtor ??= defaultWebSocket()
+    this.wsCtor ??= defaultWebSocket().then(heardErrors)
     return this.wsCtor
   }
 

@@ -36,3 +36,23 @@ export async function defaultWebSocket(): Promise<typeof WebSocket> {
   const mod = await importWs()
   return mod.WebSocket as unknown as typeof WebSocket
 }
+
+/**
+ * The constructor, with every socket it makes listening for `error` when it is a Node
+ * EventEmitter (`ws`): the relay library closes a socket whose connect timed out and stops
+ * listening before `ws` reports that close as an `error`, which, heard by no one, would end the
+ * process. The library learns of the failure from the timeout either way.
+ *
+ * @example
+ * const WS = heardErrors(await defaultWebSocket())
+ */
+export function heardErrors(WS: typeof WebSocket): typeof WebSocket {
+  if (typeof (WS.prototype as { on?: unknown }).on !== 'function') return WS
+  const Base = WS as unknown as new (...args: unknown[]) => { on(type: 'error', fn: () => void): void }
+  return class extends Base {
+    constructor(...args: unknown[]) {
+      super(...args)
+      this.on('error', () => {})
+    }
+  } as unknown as typeof WebSocket
+}
