@@ -9,7 +9,11 @@ import { AppContext } from './hooks'
 import type { AppApi } from './model/api'
 import { createRoostApp } from './model/roost-app'
 import { defaultRelay, forget, generateKey, type OpenSession, restore, signIn } from './model/session'
+import { dropPrepaint, keepPrepaint, watchPrepaint } from './prepaint/keep'
 import './styles.css'
+
+// The last view the page's first script put back on screen goes when this app has painted its own.
+watchPrepaint()
 
 function Root() {
   const [app, setApp] = useState<AppApi>()
@@ -30,6 +34,11 @@ function Root() {
       .then((session) => (session ? start(session) : undefined))
       .finally(() => setReady(true))
   }, [start])
+  // Signed in: what the group shows is kept for the next load. Not signed in: no copy stays up.
+  useEffect(() => (app ? keepPrepaint(app) : undefined), [app])
+  useEffect(() => {
+    if (ready && !app) dropPrepaint()
+  }, [ready, app])
 
   if (!ready) return <p className="timeline-empty">Loading…</p>
   if (!app)

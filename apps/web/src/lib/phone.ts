@@ -1,7 +1,8 @@
 import { type RefObject, useEffect, useSyncExternalStore } from 'react'
 
-/** The width below which the layout is the phone one (drawer and full-screen sheets). */
-export const PHONE_QUERY = '(max-width: 640px)'
+import { PHONE_QUERY } from './phone-query'
+
+export { PHONE_QUERY }
 
 /** One list for the page: every row of a timeline asks, and a new list per ask is not free. */
 let phoneList: MediaQueryList | undefined

@@ -12,7 +12,8 @@ import type { AddOptions, EventStore, StoreQuery, StoreSearch } from '@roost/cli
 import { IndexedDbEventStore } from '@roost/client'
 import type { NostrEvent } from 'nostr-tools'
 
-const KEY = 'roost.boot.v1'
+export const BOOT_KEY = 'roost.boot.v1'
+const KEY = BOOT_KEY
 /** At most this many reads are written down (a start makes about ten). */
 const MAX_READS = 32
 

@@ -5,6 +5,7 @@
 import { LocalSigner, Nip07Signer, Nip46Signer, type Signer } from '@roost/client'
 import { generateSecretKey } from 'nostr-tools'
 import { bytesToHex, hexToBytes } from 'nostr-tools/utils'
+import { PREPAINT_KEY } from '../lib/prepaint'
 import { forgetBoot } from './boot-store'
 
 export type SignInRequest =
@@ -17,7 +18,8 @@ type Stored =
   | { method: 'nip07'; relays: string[] }
   | { method: 'nip46'; bunker: string; clientSecret: string; relays: string[] }
 
-const KEY = 'roost.session.v1'
+export const SESSION_KEY = 'roost.session.v1'
+const KEY = SESSION_KEY
 
 export interface OpenSession {
   signer: Signer
@@ -115,6 +117,8 @@ export function saveRelays(relays: string[]): void {
 
 export function forget(): void {
   localStorage.removeItem(KEY)
+  // Nothing of the account's last view is painted for the next one to see.
+  localStorage.removeItem(PREPAINT_KEY)
   forgetBoot()
 }
 
