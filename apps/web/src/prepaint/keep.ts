@@ -20,6 +20,8 @@ import type { AppApi } from '../model/api'
 const TAKEN_OVER = '[role="log"] article[data-kind], [role="dialog"], [role="alertdialog"], dialog'
 /** What the copy leaves out: it would not be open again after a reload. */
 const PASSING = 'dialog, [role="dialog"], [role="alertdialog"], [role="menu"], [role="tooltip"], [popover]'
+/** What a reload does not open again, and the app would lay out without: no view is kept of it. */
+const NOT_REOPENED = '.shell.drawer-open, aside.side'
 /** The app's wait for its own view is at most this long; then the copy goes regardless. */
 const TAKE_OVER_MS = 3_000
 
@@ -56,6 +58,7 @@ export function capturePrepaint(app: AppApi): PrepaintRecord | undefined {
   const snap = app.snapshot()
   const group = snap.groups.find((g) => g.key === key)
   if (!group || (group.access.status !== 'member' && group.access.status !== 'unknown')) return undefined
+  if (root.querySelector(NOT_REOPENED)) return undefined
   const log = root.querySelector<HTMLElement>('[role="log"]')
   if (!log?.querySelector('article[data-kind]')) return undefined
   // The app opens a group at its end (or its "new messages" line): a copy of older messages,

@@ -222,6 +222,18 @@ describe('the last view of a group, painted before the app has loaded', () => {
     await messageIn(cy, 'History message 40 of 40').waitFor({ timeout: 30_000 })
   })
 
+  test('no view is kept while a side panel is open, which a reload would not open again', async () => {
+    const { page } = cy
+    await openGarden(cy)
+    await page.goto(`${stack.base}/manifest.webmanifest`)
+    expect(await page.evaluate((key) => localStorage.getItem(key), KEY)).toContain('History message 40 of 40')
+    await openGarden(cy)
+    await page.getByRole('button', { name: /^People/ }).click()
+    await page.getByRole('complementary').getByRole('heading').first().waitFor()
+    await page.goto(`${stack.base}/manifest.webmanifest`)
+    expect(await page.evaluate((key) => localStorage.getItem(key), KEY)).toBeNull()
+  })
+
   test('after leaving the group, and after signing out, nothing of it is kept or shown', async () => {
     const { page } = ada
     // Left: the group is not painted again.
