@@ -181,6 +181,7 @@ try {
     manifests.push(sample.manifest)
     if (sample.fromCopy) fromCopy++
   }
+  const keptKb = await page.evaluate(() => (localStorage.getItem('roost.prepaint.v1')?.length ?? 0) / 1024)
   const spread = (xs: number[]) => `${Math.min(...xs).toFixed(0)}–${Math.max(...xs).toFixed(0)}`
   const oursMs = median(ours)
   const staticMs = median(statics)
@@ -189,7 +190,7 @@ try {
     unit: 'load',
     ours: 1000 / oursMs,
     baseline: 1000 / staticMs,
-    notes: `median ms of ${RELOADS}, each from about:blank in the same tab, order alternated per round: ours ${oursMs.toFixed(1)} (${spread(ours)}; navigation → first message painted of a cached group of 200, relay live; ${fromCopy}/${RELOADS} from the kept view; the app's own timeline ${median(app).toFixed(1)}) vs a static HTML page of one message row from the same server ${staticMs.toFixed(1)} (${spread(statics)}; same MutationObserver + rAF mark); ${(oursMs / staticMs).toFixed(2)}× the static page (the static manifest, navigation → load event: ${median(manifests).toFixed(1)})`,
+    notes: `median ms of ${RELOADS}, each from about:blank in the same tab, order alternated per round: ours ${oursMs.toFixed(1)} (${spread(ours)}; navigation → first message painted of a cached group of 200, relay live; ${fromCopy}/${RELOADS} from the kept view, ${keptKb.toFixed(0)} KB; the app's own timeline ${median(app).toFixed(1)}) vs a static HTML page of one message row from the same server ${staticMs.toFixed(1)} (${spread(statics)}; same MutationObserver + rAF mark); ${(oursMs / staticMs).toFixed(2)}× the static page (the static manifest, navigation → load event: ${median(manifests).toFixed(1)})`,
   })
 
   // 2. Search: a word typed into the empty box → first result painted.
