@@ -18,8 +18,12 @@ import type { AppApi } from '../model/api'
 
 /** The app has painted its own view of the group, or something the copy does not show. */
 const TAKEN_OVER = '[role="log"] article[data-kind], [role="dialog"], [role="alertdialog"], dialog'
-/** What the copy leaves out: it would not be open again after a reload. */
-const PASSING = 'dialog, [role="dialog"], [role="alertdialog"], [role="menu"], [role="tooltip"], [popover]'
+/**
+ * What the copy leaves out: what would not be open again after a reload, and each message's
+ * toolbar, shown only on hover or focus (half the markup, in icons).
+ */
+const PASSING =
+  'dialog, [role="dialog"], [role="alertdialog"], [role="menu"], [role="tooltip"], [popover], .msg-actions'
 /** What a reload does not open again, and the app would lay out without: no view is kept of it. */
 const NOT_REOPENED = '.shell.drawer-open, aside.side'
 /** The app's wait for its own view is at most this long; then the copy goes regardless. */
@@ -65,16 +69,23 @@ export function capturePrepaint(app: AppApi): PrepaintRecord | undefined {
   // scrolled up to, would jump the moment the app takes over.
   if (log.scrollHeight - log.clientHeight - log.scrollTop >= AT_END_PX) return undefined
   const copy = root.cloneNode(true) as HTMLElement
-  // Scroll positions, marked on the copy's twin of each scrolled element.
+  // Scroll positions, marked on the copy's twin of each scrolled element; the timeline's rows off
+  // screen (kept ready by the virtualizer) are left out, positioned as they are, they move nothing.
+  const view = log.getBoundingClientRect()
+  const offScreen: Element[] = []
   const live = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT)
   const twin = document.createTreeWalker(copy, NodeFilter.SHOW_ELEMENT)
   for (let a = live.nextNode(), b = twin.nextNode(); a && b; a = live.nextNode(), b = twin.nextNode()) {
     const el = a as HTMLElement
-    if (el.scrollHeight > el.clientHeight + 1 && el.clientHeight > 0) {
+    if (el.classList.contains('timeline-row')) {
+      const r = el.getBoundingClientRect()
+      if (r.bottom <= view.top || r.top >= view.bottom) offScreen.push(b as Element)
+    } else if (el.scrollHeight > el.clientHeight + 1 && el.clientHeight > 1) {
       const fromEnd = Math.max(0, Math.round(el.scrollHeight - el.clientHeight - el.scrollTop))
       ;(b as HTMLElement).setAttribute(SCROLL_ATTR, `${Math.round(el.scrollTop)},${fromEnd}`)
     }
   }
+  for (const el of offScreen) el.remove()
   for (const el of copy.querySelectorAll(PASSING)) el.remove()
   return {
     v: 1,
