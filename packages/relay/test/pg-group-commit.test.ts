@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import type { NostrEvent } from 'nostr-tools'
 import pg from 'pg'
 import { afterEach, describe, expect, it } from 'vitest'
-import { BACKEND, h, pgDatabase, RawClient, relay, user } from './helpers'
+import { BACKEND, h, pgDatabase, RawClient, relay, type User, user } from './helpers'
 
 const clients: pg.Client[] = []
 afterEach(async () => {
@@ -229,14 +229,17 @@ describe('a burst into one group', () => {
   })
 })
 
+/** A relay without a rate limit, a group on it, a writer and a raw connection to send bursts on. */
+async function burstingGroup(): Promise<{ g: string; u: User; c: RawClient }> {
+  const r = await relay({ rateLimit: { events: 0, perSeconds: 1 } })
+  return { g: await r.createGroup({}), u: user(), c: await RawClient.open(r.url) }
+}
+
 describe('events stored in a burst', () => {
   it('are all stored and answered in order, a burst of over a megabyte into one group', {
     timeout: 120_000,
   }, async () => {
-    const r = await relay({ rateLimit: { events: 0, perSeconds: 1 } })
-    const g = await r.createGroup({})
-    const u = user()
-    const c = await RawClient.open(r.url)
+    const { g, u, c } = await burstingGroup()
     // Each under what one notification carries, together more than one batch statement takes.
     const sent = Array.from({ length: 240 }, (_, i) =>
       u.sign({ kind: 9, tags: h(g), content: `${i} ${'x'.repeat(6_000)}` }),
@@ -251,10 +254,7 @@ describe('events stored in a burst', () => {
   it('come back exactly as sent, whatever their content and tags hold (quotes, backslashes, NUL, emoji)', {
     timeout: 120_000,
   }, async () => {
-    const r = await relay({ rateLimit: { events: 0, perSeconds: 1 } })
-    const g = await r.createGroup({})
-    const u = user()
-    const c = await RawClient.open(r.url)
+    const { g, u, c } = await burstingGroup()
     const odd = [
       "it's",
       'back\\slash',
