@@ -29,6 +29,8 @@ export function GroupHeader(props: {
   onSearch?: () => void
   /** The id shown beside a name that looks like another of the user's groups. */
   twin?: Parameters<typeof TwinMark>[0]['twin']
+  /** The browser is offline: the status says so rather than "connecting…". */
+  offline?: boolean
 }) {
   const { detail, onSide } = props
   const app = useApp()
@@ -73,8 +75,10 @@ export function GroupHeader(props: {
       <div role="status" className="sync-status">
         {detail.loading
           ? detail.messages.length > 0
-            ? 'Saved messages · connecting…'
-            : 'Connecting…'
+            ? `Saved messages · ${props.offline ? 'offline' : 'connecting…'}`
+            : props.offline
+              ? 'Offline'
+              : 'Connecting…'
           : null}
       </div>
       {props.onSearch && !phone ? (

@@ -196,6 +196,7 @@ export function GroupView(props: {
         onMenu={props.onMenu}
         onSearch={props.onSearch}
         twin={twin}
+        offline={offline}
         onLeave={() => setLeaving(true)}
       />
       <AccessBanner detail={detail} handle={handle} />

@@ -9,7 +9,7 @@ import { AxeBuilder } from '@axe-core/playwright'
 import { type RelayHandle, type RelayOptions, startRelay } from '@roost/relay'
 import { getPublicKey, nip19 } from 'nostr-tools'
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
-import { afterAll, beforeAll, beforeEach, inject, onTestFailed } from 'vitest'
+import { afterAll, beforeAll, beforeEach, expect, inject, onTestFailed } from 'vitest'
 import { distDir, webRoot } from '../../server/build'
 
 export const resultsDir = join(webRoot, 'test-results')
@@ -122,6 +122,19 @@ export async function send(person: Person, text: string): Promise<void> {
 }
 
 /** The message row in the open group's timeline whose text is exactly `text`. */
+/**
+ * Waits until the service worker controls the page, then takes the person's browser offline and
+ * waits for the app's banner to say so: a reload from here is served by the worker.
+ */
+export async function offlineUnderWorker(person: Person): Promise<void> {
+  const { page, context } = person
+  await page.evaluate(() => navigator.serviceWorker.ready)
+  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true)
+  await context.setOffline(true)
+  const banner = page.getByTestId('connection')
+  await expect.poll(() => banner.getAttribute('data-status')).toBe('offline')
+}
+
 export function messageIn(person: Person, text: string) {
   const exact = new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`)
   return person.page

@@ -7,7 +7,16 @@
  */
 import { describe, expect, test } from 'vitest'
 import { withGarden } from './garden'
-import { joinByCode, layoutProblems, messageIn, newPerson, type Person, screenshot, signUp } from './harness'
+import {
+  joinByCode,
+  layoutProblems,
+  messageIn,
+  newPerson,
+  offlineUnderWorker,
+  type Person,
+  screenshot,
+  signUp,
+} from './harness'
 import { slowLink } from './slow-link'
 
 const COUNT = 300
@@ -128,17 +137,14 @@ describe('a reload while the relay cannot answer', () => {
     await messageIn(ada, text(COUNT)).waitFor({ timeout: 30_000 })
     for (const n of [COUNT, COUNT - 1, COUNT - 2, COUNT - 3])
       await authorIn(ada, n).waitFor({ timeout: 30_000 })
-    await page.evaluate(() => navigator.serviceWorker.ready)
-    await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true)
-
-    await context.setOffline(true)
-    const banner = page.getByTestId('connection')
-    await expect.poll(() => banner.getAttribute('data-status')).toBe('offline')
+    await offlineUnderWorker(ada)
     await page.reload()
     await messageIn(ada, text(COUNT)).waitFor({ timeout: 30_000 })
     for (const n of [COUNT, COUNT - 1, COUNT - 2, COUNT - 3])
       await authorIn(ada, n).waitFor({ timeout: 15_000 })
 
+    // The header says why nothing new comes, as the banner does, rather than "connecting…".
+    await page.locator('.sync-status').filter({ hasText: 'Saved messages · offline' }).waitFor()
     await olderStopsWith(ada, /^Can’t load older messages while offline/)
     await toTop(ada)
     await screenshot(page, 'offline-reload')

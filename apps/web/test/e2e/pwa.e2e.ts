@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { messageIn, screenshot, send, withStack } from './harness'
+import { messageIn, offlineUnderWorker, screenshot, send, withStack } from './harness'
 
 const {
   stack,
@@ -35,12 +35,8 @@ describe('installable and offline', () => {
     await send(ada, 'Saved for the train')
     await messageIn(ada, 'Saved for the train').waitFor()
     // The worker has installed the shell and controls the page.
-    await page.evaluate(() => navigator.serviceWorker.ready)
-    await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true)
-
-    await context.setOffline(true)
+    await offlineUnderWorker(ada)
     const banner = page.getByTestId('connection')
-    await expect.poll(() => banner.getAttribute('data-status')).toBe('offline')
     await page.reload()
     await messageIn(ada, 'Saved for the train').waitFor()
     await messageIn(ada, 'Welcome to Roost! This is the general channel.').waitFor()
