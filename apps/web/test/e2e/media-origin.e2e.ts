@@ -139,9 +139,10 @@ describe('uploads never run as the app', () => {
       (await navigator.serviceWorker.getRegistrations()).map((r) => r.active?.scriptURL ?? ''),
     )
     expect(workers.map((w) => new URL(w).pathname)).toEqual(['/sw.js'])
-    // After a reload the app is still the app, served by its own worker.
+    // After a reload the app is still the app, served by its own worker (its own sidebar, not the
+    // copy of the last view that can show beside it for a moment).
     await page.reload()
-    await page.locator('aside.sidebar').waitFor({ state: 'attached' })
+    await page.locator('#root aside.sidebar').waitFor({ state: 'attached' })
     expect(await page.evaluate(() => navigator.serviceWorker.controller?.scriptURL)).toMatch(/\/sw\.js$/)
   })
 
