@@ -64,3 +64,42 @@ describe('a REQ opened during writes', () => {
     expect(missing()).toEqual(subs.map(() => 0))
   }, 60_000)
 })
+
+describe('a refused REQ opened during writes', () => {
+  it('sends nothing but its CLOSED: what came meanwhile is never handed to a reader the group refuses', async () => {
+    const r = await relay({ rateLimit: { events: 0, perSeconds: 1 } })
+    const gid = 'inner'
+    const writer = user()
+    await r.createGroup({ id: gid, name: 'Inner', private: true, closed: true, members: [writer.pk] })
+    const w = await connect(r.url, writer)
+    const outsider = user()
+    const anonymous = await RawClient.open(r.url)
+    const signedIn = await RawClient.open(r.url)
+    expect(await signedIn.auth(outsider, r.url)).toMatchObject({ ok: true })
+
+    let writing = true
+    const sending = (async () => {
+      for (let i = 0; i < 300; i++)
+        expect((await publish(w, writer.sign({ kind: 9, tags: h(gid), content: `secret ${i}` }))).ok).toBe(
+          true,
+        )
+      writing = false
+    })()
+    // Each reader asks again and again while the burst goes in: the REQ is registered before its
+    // check, so a live event may reach it in that moment; it must be dropped with the refusal.
+    let asked = 0
+    while (writing) {
+      for (const reader of [anonymous, signedIn]) {
+        const id = `peek${asked++}`
+        const answer = await reader.req(id, { kinds: [9], '#h': [gid] })
+        expect(answer.closed).toBeDefined()
+        expect(answer.events).toEqual([])
+      }
+    }
+    await sending
+    expect(asked).toBeGreaterThan(2)
+    await Promise.all([anonymous.ping(), signedIn.ping()])
+    for (const reader of [anonymous, signedIn])
+      expect(reader.frames.filter((f) => f[0] === 'EVENT')).toEqual([])
+  }, 60_000)
+})
