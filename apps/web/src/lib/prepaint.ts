@@ -231,3 +231,16 @@ export function signedInAccount(storage: Pick<Storage, 'getItem'>): string | und
     return undefined
   }
 }
+
+/**
+ * Forgets the kept view, so nothing of it is painted again (sign-out, a group left or removed).
+ *
+ * @example forgetPrepaint(localStorage)
+ */
+export function forgetPrepaint(storage: Pick<Storage, 'removeItem'> | undefined): void {
+  try {
+    storage?.removeItem(PREPAINT_KEY)
+  } catch {
+    // Nothing kept to forget.
+  }
+}

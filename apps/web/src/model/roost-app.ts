@@ -28,7 +28,7 @@ import type { NostrEvent } from 'nostr-tools'
 import type { GroupOrigin } from '../lib/lookalike'
 import { cleanName, tameMarks } from '../lib/names'
 import { afterNextPaint } from '../lib/paint'
-import { PREPAINT_KEY } from '../lib/prepaint'
+import { forgetPrepaint } from '../lib/prepaint'
 import { quoteFreeText } from '../lib/quote'
 import { toAnswer } from './answer'
 import type { AppApi, AppSnapshot, JoinAnswer } from './api'
@@ -451,19 +451,11 @@ class RoostApp implements AppApi {
     if (this.connection.offline) return { ok: false, message: OFFLINE_MESSAGE }
     try {
       await this.roost.groups.leave(key)
-      this.forgetLastView()
+      // A group left is never painted again from this device's last view of it.
+      forgetPrepaint(browserStorage())
       return { ok: true, message: 'You left the group.' }
     } catch (err) {
       return toAnswer(err)
-    }
-  }
-
-  /** A group left is never painted again from this device's last view of it (`lib/prepaint.ts`). */
-  private forgetLastView(): void {
-    try {
-      browserStorage()?.removeItem(PREPAINT_KEY)
-    } catch {
-      // Nothing kept.
     }
   }
 
@@ -476,7 +468,8 @@ class RoostApp implements AppApi {
     if (this.connection.offline) return { ok: false, message: OFFLINE_MESSAGE }
     try {
       await this.roost.groups.remove(key)
-      this.forgetLastView()
+      // A group left is never painted again from this device's last view of it.
+      forgetPrepaint(browserStorage())
       return { ok: true, message: 'Removed from your list.' }
     } catch (err) {
       return toAnswer(err)

@@ -5,7 +5,7 @@
 import { LocalSigner, Nip07Signer, Nip46Signer, type Signer } from '@roost/client'
 import { generateSecretKey } from 'nostr-tools'
 import { bytesToHex, hexToBytes } from 'nostr-tools/utils'
-import { PREPAINT_KEY } from '../lib/prepaint'
+import { forgetPrepaint } from '../lib/prepaint'
 import { forgetBoot } from './boot-store'
 
 export type SignInRequest =
@@ -118,7 +118,7 @@ export function saveRelays(relays: string[]): void {
 export function forget(): void {
   localStorage.removeItem(KEY)
   // Nothing of the account's last view is painted for the next one to see.
-  localStorage.removeItem(PREPAINT_KEY)
+  forgetPrepaint(localStorage)
   forgetBoot()
 }
 

@@ -125,15 +125,6 @@ export function keepPrepaint(app: AppApi): () => void {
   }
 }
 
-/** Nothing of this device's last view is shown again (sign-out, a group left or removed). */
-export function forgetPrepaint(): void {
-  try {
-    storage()?.removeItem(PREPAINT_KEY)
-  } catch {
-    // Nothing kept to forget.
-  }
-}
-
 /** Takes the copy off the screen, if it is there, and hands the app its clicks back. */
 export function dropPrepaint(): void {
   const box = document.getElementById(PREPAINT_ID)
