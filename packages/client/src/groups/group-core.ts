@@ -169,17 +169,19 @@ export class GroupCore implements GroupInside, SnapshotSource, WritersContext {
       return true
     }
     if (!this.rows.owns(event)) return false
-    const older = opts.older ?? (!opts.own && !opts.head && !fromStore && this.subscription.backlog)
+    // In the standing subscription's stored answer (newest first), not a page asked for.
+    const inAnswer =
+      opts.older === undefined && !opts.own && !opts.head && !fromStore && this.subscription.backlog
+    const older = opts.older ?? inAnswer
     const request = this.requests.add(event)
     if (this.rows.timeline.has(event.id)) {
       // An event held comes in the stored answer: what came before it was its head.
-      if (older && opts.older === undefined) this.takeHead()
+      if (inAnswer) this.takeHead()
       if (request) this.changed()
       if (!fromStore && event.pubkey === this.ctx.me) this.writers.seen(event)
       return request
     }
-    if (older && opts.older === undefined && this.head.hold(event, this.folded().newestRow() !== undefined))
-      return request
+    if (inAnswer && this.head.hold(event, this.folded().newestRow() !== undefined)) return request
     this.snapshots.pinRows()
     if (!this.rows.add(event, older, opts)) return request
     this.changed()
@@ -285,9 +287,7 @@ export class GroupCore implements GroupInside, SnapshotSource, WritersContext {
 
   /** The subscription is (re)starting: clear the previous refusal. */
   resubscribed(): void {
-    this.takeHead()
-    this.head.start()
-    this.subscription.backlog = true
+    this.resumed()
     this.requests.resubscribed()
     if (this.subscription.refused !== undefined) {
       this.subscription.refused = undefined
@@ -296,8 +296,8 @@ export class GroupCore implements GroupInside, SnapshotSource, WritersContext {
   }
 
   /**
-   * The pool sent the standing REQ again on a new connection: what comes before its EOSE is a
-   * stored answer again (from a little before the newest event seen), its head newer than what is held.
+   * A stored answer begins: the pool sent the standing REQ again on a new connection (from a little
+   * before the newest event seen), or it is (re)opened. Its head is newer than what is held.
    */
   resumed(): void {
     this.takeHead()
