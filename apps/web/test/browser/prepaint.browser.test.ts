@@ -60,6 +60,9 @@ describe('sanitizeHtml', () => {
         '<form class="i" action="https://x.example/" method="post" target="_top"><button class="j" formaction="javascript:bad()" onfocus="bad()">j</button></form>',
         '<div class="k" style="background: url(javascript:bad())">k</div>',
         '<details class="l" open ontoggle="bad()"><summary>l</summary></details>',
+        // Whitespace and control characters between every letter, as URL parsing ignores them.
+        '<div class="m" style="background: url(&#x01;J&#x0a;a v&#x09;A&#x1f;s C r&#x0d;i p t&#x20;:bad())">m</div>',
+        '<svg><a class="n" href="v&#x0c;B s&#x0b;cript:bad()">n</a></svg>',
       ].join(''),
     )
     for (const el of div.querySelectorAll('*')) {
@@ -77,6 +80,8 @@ describe('sanitizeHtml', () => {
     expect(div.querySelector('.j')?.getAttributeNames()).toEqual(['class'])
     expect(div.querySelector('.k')?.hasAttribute('style')).toBe(false)
     expect(div.querySelector('.l')?.getAttributeNames()).toEqual(['class', 'open'])
+    expect(div.querySelector('.m')?.hasAttribute('style')).toBe(false)
+    expect(div.querySelector('.n')?.getAttributeNames()).toEqual(['class'])
   })
 
   test('nothing in the parsed markup runs or loads while it is cleaned', async () => {
