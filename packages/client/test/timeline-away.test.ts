@@ -122,6 +122,38 @@ for (const kind of ['memory', 'SQLite'] as const)
       expect(texts(p)).toEqual([...sent, 'later'])
     }, 60_000)
 
+    it('a restart puts what a device with its clock behind wrote meanwhile into a second it holds part of after that part, though it holds newer messages', async () => {
+      const { relay, clock, key, alice, a, sent, say } = await setup({ lateWindow: 0, previousMinimum: 0 })
+      await say(0, 20, 100)
+      const open = phoneStore(kind)
+      const phone = h.roost({ signer: key, store: await open(), clock: clock.now, readState: false, pool })
+      const p = await phone.groups.join(a.key.toString())
+      await until(p, (s) => s.messages.length === 20, 'the phone has the first 20')
+      clock.set(clock.start + 1)
+      await p.sendMessage('later')
+      await phone.close()
+      for (let i = 20; i < 40; i++) {
+        const content = `m${i}`
+        const event = finalizeEvent(
+          { kind: 9, created_at: clock.start, tags: [['h', a.key.id.value]], content },
+          key.secretKey,
+        )
+        expect((await alice.pool.publish([relay.url], event))[0]?.ok).toBe(true)
+        sent.push(content)
+      }
+      const again = h.roost({ signer: key, store: await open(), clock: clock.now, readState: false, pool })
+      await again.groups.ready
+      const g = again.groups.group(a.key.toString())!
+      await until(g, (s) => s.messages.length === 41, 'the phone has all 41 after its restart')
+      expect(texts(g)).toEqual([...sent, 'later'])
+      await again.close()
+      const third = h.roost({ signer: key, store: await open(), clock: clock.now, readState: false, pool })
+      await third.groups.ready
+      const t = third.groups.group(a.key.toString())!
+      await until(t, (s) => s.messages.length === 41, 'all 41 after a second restart')
+      expect(texts(t)).toEqual([...sent, 'later'])
+    }, 60_000)
+
     it('a restart puts the messages sent meanwhile in one second after those it held, in sending order', async () => {
       const { clock, key, a, sent, say } = await setup()
       await say(0, 20, 100)

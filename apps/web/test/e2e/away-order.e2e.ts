@@ -1,9 +1,10 @@
 /**
  * One order everywhere (decision 21) on a device that was away: Ada's browser saw the first two
  * messages of a crowded second live, then went away (offline, reloaded while offline, or behind a
- * link that stalled) while Bob wrote the rest of that second. When she is back, the relay's answer
+ * link that stalled) while Bob wrote the rest of that second; in one case she first answered in a
+ * later second, Bob's clock being behind hers. When she is back, the relay's answer
  * (newest first) and her IndexedDB cache together show the whole second in the order Bob wrote it,
- * and so does one more reload (the cache first, then the relay).
+ * and so does one more reload (offline, the cache alone; then the relay's answer).
  */
 import { finalizeEvent, generateSecretKey } from 'nostr-tools'
 import { Relay } from 'nostr-tools/relay'
@@ -128,11 +129,20 @@ async function createdAtOnRelay(content: string): Promise<number | undefined> {
   }
 }
 
-/** After a reload: the cache, then the relay's answer, show the whole crowd in Bob's order. */
-async function reloadedInOrder(ada: Person, crowd: string[], prefix: string) {
+/**
+ * One more reload, offline with the link cut: IndexedDB alone shows the whole crowd in Bob's
+ * order; then, online again, so does the relay's answer.
+ */
+async function reloadedInOrder(ada: Person, proxy: FaultProxy, crowd: string[], prefix: string) {
+  await offlineUnderWorker(ada)
+  proxy.refuse()
+  proxy.cut()
   await ada.page.reload()
   await messageIn(ada, crowd.at(-1)!).waitFor({ timeout: 30_000 })
+  await ada.page.locator('.sync-status').filter({ hasText: 'Saved messages · offline' }).waitFor()
   expect(await shown(ada, prefix)).toEqual(crowd)
+  proxy.refuse(0)
+  await ada.context.setOffline(false)
   await answered(ada)
   expect(await shown(ada, prefix)).toEqual(crowd)
 }
@@ -155,7 +165,7 @@ describe('a crowded second written while this browser was away', () => {
       expect(await shown(ada, prefix)).toEqual(crowd)
       await screenshot(ada.page, 'away-order-offline')
 
-      await reloadedInOrder(ada, crowd, prefix)
+      await reloadedInOrder(ada, proxy, crowd, prefix)
       expect(ada.errors).toEqual([])
     } finally {
       await proxy.close()
@@ -185,7 +195,7 @@ describe('a crowded second written while this browser was away', () => {
       expect(await shown(ada, prefix)).toEqual(crowd)
       await screenshot(ada.page, 'away-order-reloaded-offline')
 
-      await reloadedInOrder(ada, crowd, prefix)
+      await reloadedInOrder(ada, proxy, crowd, prefix)
       expect(ada.errors).toEqual([])
     } finally {
       await proxy.close()
@@ -216,7 +226,7 @@ describe('a crowded second written while this browser was away', () => {
       expect(await shown(ada, prefix)).toEqual([...crowd, reply])
       await screenshot(ada.page, 'away-order-skewed')
 
-      await reloadedInOrder(ada, [...crowd, reply], prefix)
+      await reloadedInOrder(ada, proxy, [...crowd, reply], prefix)
       expect(ada.errors).toEqual([])
     } finally {
       await proxy.close()
@@ -241,7 +251,7 @@ describe('a crowded second written while this browser was away', () => {
       expect(await shown(ada, prefix)).toEqual(crowd)
       await screenshot(ada.page, 'away-order-stalled')
 
-      await reloadedInOrder(ada, crowd, prefix)
+      await reloadedInOrder(ada, proxy, crowd, prefix)
       expect(ada.errors).toEqual([])
     } finally {
       await proxy.close()
