@@ -4,6 +4,8 @@
  * held when it is newer, and before it when it is older history the device never loaded.
  */
 import { join } from 'node:path'
+import type { RelayOptions } from '@roost/relay'
+import { finalizeEvent } from 'nostr-tools/pure'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startFaultProxy } from '../../../test/support/fault-proxy'
 import { LocalSigner, MemoryEventStore } from '../src'
@@ -42,8 +44,8 @@ function phoneStore(kind: 'memory' | 'SQLite'): () => Promise<EventStore> {
   return async () => kept
 }
 
-async function setup() {
-  const relay = await h.relay({ rateLimit: { events: 0, perSeconds: 1 } })
+async function setup(opts: RelayOptions = {}) {
+  const relay = await h.relay({ rateLimit: { events: 0, perSeconds: 1 }, ...opts })
   const link = await startFaultProxy(relay.url)
   h.defer(() => link.close())
   const clock = new Clock()
@@ -59,7 +61,7 @@ async function setup() {
       sent.push(`m${i}`)
     }
   }
-  return { link, clock, key, a, sent, say }
+  return { relay, link, clock, key, alice, a, sent, say }
 }
 
 for (const kind of ['memory', 'SQLite'] as const)
@@ -82,6 +84,74 @@ for (const kind of ['memory', 'SQLite'] as const)
       link.refuse(0)
       await until(p, (s) => s.messages.length === 40, 'the phone has all 40')
       expect(texts(p)).toEqual(sent)
+    }, 60_000)
+
+    it('a reconnect puts what a device with its clock behind wrote meanwhile into a second it holds part of after that part, though it holds newer messages', async () => {
+      // The relay takes events dated in the past, without `previous` tags (another client's).
+      const { relay, link, clock, key, alice, a, sent, say } = await setup({
+        lateWindow: 0,
+        previousMinimum: 0,
+      })
+      await say(0, 20, 100)
+      const phone = h.roost({
+        signer: key,
+        store: await phoneStore(kind)(),
+        clock: clock.now,
+        readState: false,
+        pool,
+      })
+      const p = await phone.groups.join(`${link.url}'${a.key.id.value}`)
+      await until(p, (s) => s.messages.length === 20, 'the phone has the first 20')
+      // The phone writes in the next second: newer than the whole crowded second.
+      clock.set(clock.start + 1)
+      await p.sendMessage('later')
+      link.refuse()
+      link.cut()
+      // Meanwhile a device a second behind finishes the crowded second, each after the one before.
+      for (let i = 20; i < 40; i++) {
+        const content = `m${i}`
+        const event = finalizeEvent(
+          { kind: 9, created_at: clock.start, tags: [['h', a.key.id.value]], content },
+          key.secretKey,
+        )
+        expect((await alice.pool.publish([relay.url], event))[0]?.ok).toBe(true)
+        sent.push(content)
+      }
+      link.refuse(0)
+      await until(p, (s) => s.messages.length === 41, 'the phone has all 41')
+      expect(texts(p)).toEqual([...sent, 'later'])
+    }, 60_000)
+
+    it('a restart puts what a device with its clock behind wrote meanwhile into a second it holds part of after that part, though it holds newer messages', async () => {
+      const { relay, clock, key, alice, a, sent, say } = await setup({ lateWindow: 0, previousMinimum: 0 })
+      await say(0, 20, 100)
+      const open = phoneStore(kind)
+      const phone = h.roost({ signer: key, store: await open(), clock: clock.now, readState: false, pool })
+      const p = await phone.groups.join(a.key.toString())
+      await until(p, (s) => s.messages.length === 20, 'the phone has the first 20')
+      clock.set(clock.start + 1)
+      await p.sendMessage('later')
+      await phone.close()
+      for (let i = 20; i < 40; i++) {
+        const content = `m${i}`
+        const event = finalizeEvent(
+          { kind: 9, created_at: clock.start, tags: [['h', a.key.id.value]], content },
+          key.secretKey,
+        )
+        expect((await alice.pool.publish([relay.url], event))[0]?.ok).toBe(true)
+        sent.push(content)
+      }
+      const again = h.roost({ signer: key, store: await open(), clock: clock.now, readState: false, pool })
+      await again.groups.ready
+      const g = again.groups.group(a.key.toString())!
+      await until(g, (s) => s.messages.length === 41, 'the phone has all 41 after its restart')
+      expect(texts(g)).toEqual([...sent, 'later'])
+      await again.close()
+      const third = h.roost({ signer: key, store: await open(), clock: clock.now, readState: false, pool })
+      await third.groups.ready
+      const t = third.groups.group(a.key.toString())!
+      await until(t, (s) => s.messages.length === 41, 'all 41 after a second restart')
+      expect(texts(t)).toEqual([...sent, 'later'])
     }, 60_000)
 
     it('a restart puts the messages sent meanwhile in one second after those it held, in sending order', async () => {

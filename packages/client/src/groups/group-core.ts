@@ -175,13 +175,13 @@ export class GroupCore implements GroupInside, SnapshotSource, WritersContext {
     const older = opts.older ?? inAnswer
     const request = this.requests.add(event)
     if (this.rows.timeline.has(event.id)) {
-      // An event held comes in the stored answer: what came before it was its head.
-      if (inAnswer) this.takeHead()
+      // An event held comes in the stored answer: what came before it was the head so far.
+      if (inAnswer) this.takeHead(this.head.met(event.created_at))
       if (request) this.changed()
       if (!fromStore && event.pubkey === this.ctx.me) this.writers.seen(event)
       return request
     }
-    if (inAnswer && this.head.hold(event, this.folded().newestRow() !== undefined)) return request
+    if (inAnswer && this.head.hold(event, this.folded().oldestRow()?.created_at)) return request
     this.snapshots.pinRows()
     if (!this.rows.add(event, older, opts)) return request
     this.changed()
@@ -297,7 +297,7 @@ export class GroupCore implements GroupInside, SnapshotSource, WritersContext {
 
   /**
    * A stored answer begins: the pool sent the standing REQ again on a new connection (from a little
-   * before the newest event seen), or it is (re)opened. Its head is newer than what is held.
+   * before the newest event seen), or it is (re)opened. Its head was sent while we were away.
    */
   resumed(): void {
     this.takeHead()
@@ -305,14 +305,16 @@ export class GroupCore implements GroupInside, SnapshotSource, WritersContext {
     this.subscription.backlog = true
   }
 
-  /** The relay sent an event the subscription had delivered already: in a stored answer, its head ended. */
-  repeated(id: string): void {
-    if (this.subscription.backlog && this.rows.timeline.has(id)) this.takeHead()
+  /**
+   * The relay sent an event the subscription had delivered already, of second `createdAt`: in a
+   * stored answer, the head so far ended.
+   */
+  repeated(id: string, createdAt: number): void {
+    if (this.subscription.backlog && this.rows.timeline.has(id)) this.takeHead(this.head.met(createdAt))
   }
 
-  /** Takes the head held back, oldest first, as live arrivals. */
-  private takeHead(): void {
-    const events = this.head.end()
+  /** Takes the head held back (all of it when none is given), oldest first, as live arrivals. */
+  private takeHead(events = this.head.end()): void {
     if (events.length > 0) this.ingestMany(events, { head: true })
   }
 

@@ -73,7 +73,7 @@ export class GroupSubscriptions {
       {
         onevent: (e) => this.route(subId, e),
         onresume: () => this.routed(subId)?.resumed(),
-        onrepeat: (id) => this.routed(subId)?.repeated(id),
+        onrepeat: (id, createdAt) => this.routed(subId)?.repeated(id, createdAt),
         // nostr-tools ends the wait for EOSE after the pool's `eoseTimeout` as if one had come:
         // what follows is live all the same, but the relay has not said it answers.
         oneoseTimeout: () => {

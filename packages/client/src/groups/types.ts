@@ -155,8 +155,9 @@ export interface IngestOptions {
   /** Fetched apart from the timeline's pages (membership, join requests): paging back does not start from it. */
   aside?: boolean
   /**
-   * From the head of a stored answer, taken oldest first once it ended: newer than what is held,
-   * so numbered as a live arrival (see `BacklogHead`), though the relay did not send it live.
+   * From the head of a stored answer, taken oldest first once it ended: within its second it
+   * arrived after what is held, so it is numbered as a live arrival (see `BacklogHead`), though
+   * the relay did not send it live.
    */
   head?: boolean
 }

@@ -186,8 +186,9 @@ export class Connection {
       id: sub.id,
       eoseTimeout: this.deps.eoseTimeout,
       alreadyHaveEvent: (id) => {
-        if (!sub.seen.has(id)) return false
-        if (!sub.done) sub.handlers.onrepeat?.(id)
+        const createdAt = sub.seen.get(id)
+        if (createdAt === undefined) return false
+        if (!sub.done) sub.handlers.onrepeat?.(id, createdAt)
         return true
       },
       onevent: (event) => {

@@ -17,8 +17,11 @@ export interface SubscriptionHandlers {
    * event seen): what comes before its next `oneose` is the relay's stored answer, newest first.
    */
   onresume?(): void
-  /** The relay sent an event this subscription delivered already (dropped; in a stored answer, it marks a place). */
-  onrepeat?(id: string): void
+  /**
+   * The relay sent an event this subscription delivered already (dropped; in a stored answer, it
+   * marks a place), with the `created_at` it had.
+   */
+  onrepeat?(id: string, createdAt: number): void
 }
 
 /** A subscription as the caller sees it: one REQ on each socket it lives through, until closed. */
@@ -28,7 +31,8 @@ export interface LogicalSub {
   handlers: SubscriptionHandlers
   /** Newest created_at seen per filter, for `since` on resume. */
   newest: (number | undefined)[]
-  seen: Set<string>
+  /** The `created_at` of each event delivered, by id. */
+  seen: Map<string, number>
   /** Its REQ on the current socket, if any. */
   live: Subscription | undefined
   /** True once the subscription has been sent at least once (a later send is a resume). */
@@ -45,7 +49,7 @@ export function logicalSub(id: string, filters: Filter[], handlers: Subscription
     filters,
     handlers,
     newest: filters.map(() => undefined),
-    seen: new Set(),
+    seen: new Map(),
     live: undefined,
     fired: false,
     authRetried: false,
@@ -71,7 +75,7 @@ export function requestFilters(sub: LogicalSub, slack: number): Filter[] {
 /** Notes an event as seen by the subscription; false when it was seen already. */
 export function record(sub: LogicalSub, event: NostrEvent): boolean {
   if (sub.seen.has(event.id)) return false
-  sub.seen.add(event.id)
+  sub.seen.set(event.id, event.created_at)
   for (let i = 0; i < sub.filters.length; i++) {
     if (matchFilter(sub.filters[i]!, event)) {
       const n = sub.newest[i]
