@@ -64,3 +64,20 @@ function readResults(): Measurement[] {
 function fmt(n: number): string {
   return n >= 100 ? Math.round(n).toLocaleString('en-US') : n.toFixed(2)
 }
+
+/** Headless Chromium's flags for the web benches: no sandbox, GPU, QUIC or background chatter. */
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]
+
+/** The median of some samples (the upper one of an even count). */
+export function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b)
+  return s[Math.floor(s.length / 2)] as number
+}

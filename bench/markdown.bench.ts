@@ -15,7 +15,7 @@ import WebSocket from 'ws'
 import { distDir, ensureBuilt } from '../apps/web/server/build'
 import { CORPUS, PLAIN } from '../apps/web/test/e2e/markdown-corpus'
 import { startRelay } from '../packages/relay/src/index'
-import { record } from './lib'
+import { median, record } from './lib'
 
 setRelayWebSocket(WebSocket)
 
@@ -27,11 +27,6 @@ const args = [
   '--disable-background-networking',
   '--disable-sync',
 ]
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b)
-  return s[Math.floor(s.length / 2)] as number
-}
 
 await ensureBuilt({ log: (l) => console.log(l) })
 const relay = await startRelay({

@@ -20,26 +20,11 @@ import { chromium } from 'playwright-core'
 import { distDir, ensureBuilt } from '../apps/web/server/build'
 import { historyEvents, IMPORT_OPTIONS, publishAll } from '../apps/web/test/e2e/seed'
 import { startRelay } from '../packages/relay/src/index'
-import { record } from './lib'
+import { CHROMIUM_ARGS as args, median, record } from './lib'
 
 const KEY = 'roost.prepaint.v1'
 /** Samples per side. */
 const RELOADS = 15
-const args = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-]
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b)
-  return s[Math.floor(s.length / 2)]!
-}
-
 type Sample = {
   /** The app's own first message row painted. */
   app: number

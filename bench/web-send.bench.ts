@@ -17,24 +17,9 @@ import { chromium, type Page } from 'playwright-core'
 import WebSocket from 'ws'
 import { distDir, ensureBuilt } from '../apps/web/server/build'
 import { startRelay } from '../packages/relay/src/index'
-import { record } from './lib'
+import { CHROMIUM_ARGS as args, median, record } from './lib'
 
 const SENDS = 20
-const args = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-]
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b)
-  return s[Math.floor(s.length / 2)]!
-}
-
 await ensureBuilt({ log: (l) => console.log(l) })
 const relay = await startRelay({ port: 0, host: '127.0.0.1', db: ':memory:', staticDir: distDir, demo: true })
 const base = relay.url.replace(/^ws/, 'http')

@@ -15,26 +15,11 @@ import WebSocket from 'ws'
 import { distDir, ensureBuilt } from '../apps/web/server/build'
 import { historyEvents, IMPORT_OPTIONS, publishAll } from '../apps/web/test/e2e/seed'
 import { startRelay } from '../packages/relay/src/index'
-import { record } from './lib'
+import { CHROMIUM_ARGS as args, median, record } from './lib'
 
 setPoolWebSocket(WebSocket)
 
 const ROUNDS = 5
-const args = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-]
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b)
-  return s[Math.floor(s.length / 2)]!
-}
-
 async function scrollToFirst(page: Page, text: string): Promise<void> {
   const log = page.getByRole('log', { name: 'Messages' })
   const deadline = Date.now() + 300_000
