@@ -133,6 +133,27 @@ async function bobWritesTheRest(
   expect(await shown(ada, prefix)).toEqual(held)
 }
 
+/** The `created_at` of the newest message in Talk on the relay. */
+async function newestOnRelay(): Promise<number> {
+  const relay = await Relay.connect(stack.relay.url)
+  try {
+    return await new Promise<number>((resolve) => {
+      let newest = 0
+      const sub = relay.subscribe([{ kinds: [9], '#h': ['talk'], limit: 1 }], {
+        onevent: (e) => {
+          newest = Math.max(newest, e.created_at)
+        },
+        oneose: () => {
+          sub.close()
+          resolve(newest)
+        },
+      })
+    })
+  } finally {
+    relay.close()
+  }
+}
+
 /** The `created_at` of the message with this text on the relay, if it has it. */
 async function createdAtOnRelay(content: string): Promise<number | undefined> {
   const relay = await Relay.connect(stack.relay.url)
@@ -345,4 +366,56 @@ describe('a crowded second written while this browser was away, its own clock wr
     },
     240_000,
   )
+})
+
+/**
+ * Ada's clock runs 90 s ahead and her browser starts offline, so it cannot ask the relay its time
+ * (NIP-11) then. Once the relay is reachable it must learn it: her message is dated by the relay's
+ * clock (or the newest second she holds, if later), and what Bob writes after it, by the relay's
+ * clock, goes after it (decision 21: `created_at` first). Dated by her
+ * own clock it would sort after everything anyone writes in the next 90 s, on every device (and a
+ * relay that refuses events from its future would refuse it).
+ */
+describe('a browser whose clock runs ahead, reloaded while offline', () => {
+  test('back online, its message is dated by the relay’s clock, and what Bob writes next goes after it, and after a reload', async () => {
+    const proxy = await startFaultProxy(stack.base)
+    try {
+      const prefix = 'Reloaded ahead crowd'
+      const ada = await newPerson(stack, { viewport: TALL })
+      await skewClock(ada, 90_000)
+      const base = proxy.url
+      await signUp({ ...stack, base }, ada, 'Ada')
+      await joinByCode(ada, `${base.replace(/^http/, 'ws')}'talk`)
+      await answered(ada)
+      await offlineUnderWorker(ada)
+      proxy.refuse()
+      proxy.cut()
+      await ada.page.reload()
+      await ada.page.locator('.sync-status').filter({ hasText: 'Saved messages · offline' }).waitFor()
+      proxy.refuse(0)
+      await ada.context.setOffline(false)
+      await answered(ada)
+
+      // Her message goes no lower than the newest second she holds (other cases here wrote into a
+      // second ahead of the relay's now): Bob answers in a later second than both.
+      const held = await newestOnRelay()
+      const mine = `${prefix}: Ada writes`
+      await send(ada, mine)
+      await messageIn(ada, mine).waitFor()
+      await expect.poll(() => createdAtOnRelay(mine), { timeout: 30_000 }).toBeDefined()
+      await nextSecond()
+      const crowd = Array.from({ length: 3 }, (_, i) => `${prefix} ${i + 1} of 3`)
+      const second = Math.max(Math.floor(Date.now() / 1000), held + 1)
+      await bobWrites(crowd, second, generateSecretKey())
+      await messageIn(ada, crowd.at(-1)!).waitFor({ timeout: 30_000 })
+      await screenshot(ada.page, 'away-order-reloaded-ahead')
+      expect(await shown(ada, prefix)).toEqual([mine, ...crowd])
+      expect(await createdAtOnRelay(mine)).toBeLessThan(second)
+
+      await reloadedInOrder(ada, proxy, [mine, ...crowd], prefix)
+      expect(ada.errors).toEqual([])
+    } finally {
+      await proxy.close()
+    }
+  }, 240_000)
 })
