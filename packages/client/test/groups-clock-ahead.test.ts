@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { type Group, type GroupSnapshot, LocalSigner } from '../src'
+import { type Group, type GroupSnapshot, LocalSigner, RelayPool } from '../src'
 import { httpDate, RelayClocks } from '../src/pool/relay-clock'
 import { SqliteEventStore } from '../src/sqlite'
 import { groupCode, Harness, until as untilWithin } from './helpers'
@@ -49,6 +49,25 @@ const withoutDate: typeof fetch = async (input, init) => {
 }
 
 describe('a device clock ten minutes ahead', () => {
+  it('started offline: its NIP-11 fetch failed, and is asked again once a socket opens, so the relay clock is learnt', async () => {
+    const relay = await h.relay({ profile: 'roost' })
+    let offline = true
+    const flaky: typeof fetch = (input, init) =>
+      offline ? Promise.reject(new TypeError('Failed to fetch')) : globalThis.fetch(input, init)
+    const pool = new RelayPool({ clock: () => realNow() + AHEAD, fetch: flaky })
+    try {
+      expect(await pool.relayInfo(relay.url)).toBeUndefined()
+      expect(pool.clockOffset(relay.url)).toBe(0)
+      offline = false
+      const sub = pool.subscribe(relay.url, [{ kinds: [1], limit: 1 }], { onevent: () => {} })
+      await expect.poll(() => pool.clockOffset(relay.url), { timeout: PATIENCE }).toBeLessThan(-AHEAD + 10)
+      expect(await pool.relayInfo(relay.url)).toBeDefined()
+      sub.close()
+    } finally {
+      pool.close()
+    }
+  })
+
   it('without a readable NIP-11 Date: what the relay signs live gives its clock, and the next send is accepted', async () => {
     const relay = await h.relay({ profile: 'roost' })
     const id = await relay.createGroup({ name: 'Open' })

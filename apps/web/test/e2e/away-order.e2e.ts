@@ -76,8 +76,13 @@ async function answered(person: Person): Promise<void> {
  * it), in Talk with its history on screen; Bob writes the first {@link SEEN} messages of the
  * crowded second and she sees them live. Returns the crowd's texts and Bob's key.
  */
-async function adaSeesTheFirstTwo(proxy: FaultProxy, prefix: string) {
+async function adaSeesTheFirstTwo(
+  proxy: FaultProxy,
+  prefix: string,
+  opts: { adaSkewMs?: number; bobAheadS?: number } = {},
+) {
   const ada = await newPerson(stack, { viewport: TALL })
+  if (opts.adaSkewMs !== undefined) await skewClock(ada, opts.adaSkewMs)
   const base = proxy.url
   await signUp({ ...stack, base }, ada, 'Ada')
   await joinByCode(ada, `${base.replace(/^http/, 'ws')}'talk`)
@@ -86,12 +91,32 @@ async function adaSeesTheFirstTwo(proxy: FaultProxy, prefix: string) {
   const crowd = Array.from({ length: CROWD }, (_, i) => `${prefix} ${i + 1} of ${CROWD}`)
   // Every message of the crowd has this second, the relay's now (one clock on this machine):
   // nothing Ada holds is newer.
-  const second = Math.floor(Date.now() / 1000)
+  const second = Math.floor(Date.now() / 1000) + (opts.bobAheadS ?? 0)
   const bob = generateSecretKey()
   await bobWrites(crowd.slice(0, SEEN), second, bob)
   await messageIn(ada, crowd[SEEN - 1]!).waitFor({ timeout: 30_000 })
   expect(await shown(ada, prefix)).toEqual(crowd.slice(0, SEEN))
   return { ada, crowd, second, bob }
+}
+
+/**
+ * Moves the browser's clock by `ms` (ahead when positive) in every page of the person's, as a wrong
+ * system clock would: `Date` and `Date.now()` are shifted, the monotonic clock is not.
+ */
+async function skewClock(person: Person, ms: number): Promise<void> {
+  await person.context.addInitScript((skew: number) => {
+    const RealDate = Date
+    class Skewed extends RealDate {
+      constructor(...args: unknown[]) {
+        if (args.length === 0) super(RealDate.now() + skew)
+        else super(...(args as [string]))
+      }
+      static override now(): number {
+        return RealDate.now() + skew
+      }
+    }
+    globalThis.Date = Skewed as DateConstructor
+  }, ms)
 }
 
 /** Bob writes the rest of the crowd while Ada is away; none of it reaches her screen meanwhile. */
@@ -106,6 +131,27 @@ async function bobWritesTheRest(
   await bobWrites(crowd.slice(SEEN), second, bob)
   await ada.page.waitForTimeout(1500)
   expect(await shown(ada, prefix)).toEqual(held)
+}
+
+/** The `created_at` of the newest message in Talk on the relay. */
+async function newestOnRelay(): Promise<number> {
+  const relay = await Relay.connect(stack.relay.url)
+  try {
+    return await new Promise<number>((resolve) => {
+      let newest = 0
+      const sub = relay.subscribe([{ kinds: [9], '#h': ['talk'], limit: 1 }], {
+        onevent: (e) => {
+          newest = Math.max(newest, e.created_at)
+        },
+        oneose: () => {
+          sub.close()
+          resolve(newest)
+        },
+      })
+    })
+  } finally {
+    relay.close()
+  }
 }
 
 /** The `created_at` of the message with this text on the relay, if it has it. */
@@ -252,6 +298,121 @@ describe('a crowded second written while this browser was away', () => {
       await screenshot(ada.page, 'away-order-stalled')
 
       await reloadedInOrder(ada, proxy, crowd, prefix)
+      expect(ada.errors).toEqual([])
+    } finally {
+      await proxy.close()
+    }
+  }, 240_000)
+})
+
+/**
+ * Ada's own clock is wrong, ahead or behind the relay's (and Bob's). She answers the first two
+ * messages of the crowded second before she goes away, so she holds a message of her own there.
+ *
+ * Where her answer goes: an event of ours is dated by our clock, moved back onto the relay's when
+ * it runs ahead, and never below the newest second we hold (it sorts after everything we had seen
+ * when we sent it). Bob's clock runs 30 s ahead of the relay here (within its window), so the
+ * crowded second is newer than the relay's now: whichever way Ada's clock is wrong, her answer is
+ * dated in the crowded second itself, the same second as Bob's messages. Within a second, decision
+ * 21 orders by the relay's order (arrival), and her answer names the first two in its `previous`
+ * tag: it goes after Bob's first two and before the six he wrote while she was away, on every
+ * device, live, after her return, and after each reload.
+ */
+describe('a crowded second written while this browser was away, its own clock wrong', () => {
+  const MINUTE = 60_000
+  test.each([
+    { clock: '90 s ahead', skew: 90_000, slug: 'ahead-90s' },
+    { clock: '2 hours ahead', skew: 120 * MINUTE, slug: 'ahead-2h' },
+    { clock: '90 s behind', skew: -90_000, slug: 'behind-90s' },
+    { clock: '2 hours behind', skew: -120 * MINUTE, slug: 'behind-2h' },
+  ])(
+    'her clock $clock: her answer stays between what she saw and what Bob wrote meanwhile, back online and after a reload',
+    async ({ skew, slug }) => {
+      const proxy = await startFaultProxy(stack.base)
+      try {
+        const prefix = `Clock ${slug} crowd`
+        const { ada, crowd, second, bob } = await adaSeesTheFirstTwo(proxy, prefix, {
+          adaSkewMs: skew,
+          bobAheadS: 30,
+        })
+        const wrong = await ada.page.evaluate(() => Date.now() - performance.timeOrigin - performance.now())
+        expect(Math.abs(wrong - skew)).toBeLessThan(5_000)
+
+        const reply = `${prefix}: Ada answers`
+        await send(ada, reply)
+        await messageIn(ada, reply).waitFor()
+        await expect.poll(() => createdAtOnRelay(reply), { timeout: 30_000 }).toBe(second)
+        const seen = [...crowd.slice(0, SEEN), reply]
+        expect(await shown(ada, prefix)).toEqual(seen)
+
+        await offlineUnderWorker(ada)
+        proxy.refuse()
+        proxy.cut()
+        await bobWritesTheRest(ada, crowd, second, bob, prefix, seen)
+
+        proxy.refuse(0)
+        await ada.context.setOffline(false)
+        await messageIn(ada, crowd.at(-1)!).waitFor({ timeout: 60_000 })
+        await answered(ada)
+        const written = [...seen, ...crowd.slice(SEEN)]
+        expect(await shown(ada, prefix)).toEqual(written)
+        await screenshot(ada.page, `away-order-clock-${slug}`)
+
+        await reloadedInOrder(ada, proxy, written, prefix)
+        expect(ada.errors).toEqual([])
+      } finally {
+        await proxy.close()
+      }
+    },
+    240_000,
+  )
+})
+
+/**
+ * Ada's clock runs 90 s ahead and her browser starts offline, so it cannot ask the relay its time
+ * (NIP-11) then. Once the relay is reachable it must learn it: her message is dated by the relay's
+ * clock (or the newest second she holds, if later), and what Bob writes after it, by the relay's
+ * clock, goes after it (decision 21: `created_at` first). Dated by her
+ * own clock it would sort after everything anyone writes in the next 90 s, on every device (and a
+ * relay that refuses events from its future would refuse it).
+ */
+describe('a browser whose clock runs ahead, reloaded while offline', () => {
+  test('back online, its message is dated by the relay’s clock, and what Bob writes next goes after it, and after a reload', async () => {
+    const proxy = await startFaultProxy(stack.base)
+    try {
+      const prefix = 'Reloaded ahead crowd'
+      const ada = await newPerson(stack, { viewport: TALL })
+      await skewClock(ada, 90_000)
+      const base = proxy.url
+      await signUp({ ...stack, base }, ada, 'Ada')
+      await joinByCode(ada, `${base.replace(/^http/, 'ws')}'talk`)
+      await answered(ada)
+      await offlineUnderWorker(ada)
+      proxy.refuse()
+      proxy.cut()
+      await ada.page.reload()
+      await ada.page.locator('.sync-status').filter({ hasText: 'Saved messages · offline' }).waitFor()
+      proxy.refuse(0)
+      await ada.context.setOffline(false)
+      await answered(ada)
+
+      // Her message goes no lower than the newest second she holds (other cases here wrote into a
+      // second ahead of the relay's now): Bob answers in a later second than both.
+      const held = await newestOnRelay()
+      const mine = `${prefix}: Ada writes`
+      await send(ada, mine)
+      await messageIn(ada, mine).waitFor()
+      await expect.poll(() => createdAtOnRelay(mine), { timeout: 30_000 }).toBeDefined()
+      await nextSecond()
+      const crowd = Array.from({ length: 3 }, (_, i) => `${prefix} ${i + 1} of 3`)
+      const second = Math.max(Math.floor(Date.now() / 1000), held + 1)
+      await bobWrites(crowd, second, generateSecretKey())
+      await messageIn(ada, crowd.at(-1)!).waitFor({ timeout: 30_000 })
+      await screenshot(ada.page, 'away-order-reloaded-ahead')
+      expect(await shown(ada, prefix)).toEqual([mine, ...crowd])
+      expect(await createdAtOnRelay(mine)).toBeLessThan(second)
+
+      await reloadedInOrder(ada, proxy, [mine, ...crowd], prefix)
       expect(ada.errors).toEqual([])
     } finally {
       await proxy.close()

@@ -32,6 +32,8 @@ export interface ConnectionDeps extends AuthDeps {
   eoseTimeout: number
   /** The dead-link probe, or `false` for nostr-tools' own ping alone. */
   liveness: LivenessOptions | false
+  /** A socket to the relay opened: it is reachable now. */
+  opened?: () => void
 }
 
 /**
@@ -132,6 +134,7 @@ export class Connection {
     }
     this.relay = relay
     this.again.succeeded()
+    this.deps.opened?.()
     if (this.deps.liveness !== false) watchLiveness(relay, () => this.awaiting(), this.deps.liveness)
     for (const sub of this.subs.values()) {
       if (sub.done) continue

@@ -89,6 +89,8 @@ export interface RelayPoolOptions {
 export class RelayPool {
   private readonly connections = new Map<string, Connection>()
   private readonly infos = new Map<string, Promise<RelayInfo | undefined>>()
+  /** Relays whose NIP-11 fetch failed: asked again once a socket to them opens. */
+  private readonly infoFailed = new Set<string>()
   private verifier: Promise<Verifier> | undefined
   private wsCtor: Promise<typeof WebSocket> | undefined
   private closed = false
@@ -140,6 +142,7 @@ export class RelayPool {
         authTimeout: Math.min(this.publishTimeout, 10_000),
         onAuthState: this.opts.onAuthState,
         liveness: this.opts.liveness ?? {},
+        opened: () => this.reachable(url),
       })
       this.connections.set(url, conn)
     }
@@ -289,7 +292,7 @@ export class RelayPool {
 
   /**
    * The relay's NIP-11 document, fetched once per relay (a failed fetch is remembered too, as
-   * `undefined`). The NIP-29 relay key is `info.self ?? info.pubkey`.
+   * `undefined`, until a socket to the relay opens). The NIP-29 relay key is `info.self ?? info.pubkey`.
    *
    * @example
    * const info = await pool.relayInfo('wss://groups.example.com')
@@ -298,12 +301,28 @@ export class RelayPool {
     const url = normalizeRelayUrl(relay)
     let info = this.infos.get(url)
     if (!info) {
-      info = fetchRelayInfo(url, this.opts.fetch ?? globalThis.fetch, 5_000, (relayAt) =>
+      const fetched = fetchRelayInfo(url, this.opts.fetch ?? globalThis.fetch, 5_000, (relayAt) =>
         this.relayClocks.observe(url, relayAt, this.clock()),
       )
-      this.infos.set(url, info)
+      info = fetched
+      this.infos.set(url, fetched)
+      void fetched.then((doc) => {
+        if (doc === undefined && this.infos.get(url) === fetched) this.infoFailed.add(url)
+      })
     }
     return info
+  }
+
+  /**
+   * A socket to the relay opened. When its NIP-11 fetch failed (we started offline) and its clock
+   * is not known, it is fetched again: a device whose clock runs ahead dates its sends by the
+   * relay's clock from then on, not by its own (refused, or sorted after what others write next).
+   */
+  private reachable(url: string): void {
+    if (!this.infoFailed.has(url) || this.relayClocks.ahead(url) !== undefined) return
+    this.infoFailed.delete(url)
+    this.infos.delete(url)
+    void this.relayInfo(url)
   }
 
   /**
