@@ -20,6 +20,7 @@ import {
   screenshot,
   send,
   signUp,
+  skewClock,
   withStack,
 } from './harness'
 import { historyEvents, IMPORT_OPTIONS, publishAll } from './seed'
@@ -99,26 +100,6 @@ async function adaSeesTheFirstTwo(
   return { ada, crowd, second, bob }
 }
 
-/**
- * Moves the browser's clock by `ms` (ahead when positive) in every page of the person's, as a wrong
- * system clock would: `Date` and `Date.now()` are shifted, the monotonic clock is not.
- */
-async function skewClock(person: Person, ms: number): Promise<void> {
-  await person.context.addInitScript((skew: number) => {
-    const RealDate = Date
-    class Skewed extends RealDate {
-      constructor(...args: unknown[]) {
-        if (args.length === 0) super(RealDate.now() + skew)
-        else super(...(args as [string]))
-      }
-      static override now(): number {
-        return RealDate.now() + skew
-      }
-    }
-    globalThis.Date = Skewed as DateConstructor
-  }, ms)
-}
-
 /** Bob writes the rest of the crowd while Ada is away; none of it reaches her screen meanwhile. */
 async function bobWritesTheRest(
   ada: Person,
@@ -133,19 +114,17 @@ async function bobWritesTheRest(
   expect(await shown(ada, prefix)).toEqual(held)
 }
 
-/** The `created_at` of the newest message in Talk on the relay. */
-async function newestOnRelay(): Promise<number> {
+/** The messages of Talk on the relay (kind 9), as it answers a REQ. */
+async function onRelay(limit?: number): Promise<{ content: string; created_at: number }[]> {
   const relay = await Relay.connect(stack.relay.url)
   try {
-    return await new Promise<number>((resolve) => {
-      let newest = 0
-      const sub = relay.subscribe([{ kinds: [9], '#h': ['talk'], limit: 1 }], {
-        onevent: (e) => {
-          newest = Math.max(newest, e.created_at)
-        },
+    return await new Promise((resolve) => {
+      const got: { content: string; created_at: number }[] = []
+      const sub = relay.subscribe([{ kinds: [9], '#h': ['talk'], ...(limit && { limit }) }], {
+        onevent: (e) => got.push(e),
         oneose: () => {
           sub.close()
-          resolve(newest)
+          resolve(got)
         },
       })
     })
@@ -154,25 +133,27 @@ async function newestOnRelay(): Promise<number> {
   }
 }
 
+/** The `created_at` of the newest message in Talk on the relay. */
+async function newestOnRelay(): Promise<number> {
+  return Math.max(0, ...(await onRelay(1)).map((e) => e.created_at))
+}
+
 /** The `created_at` of the message with this text on the relay, if it has it. */
 async function createdAtOnRelay(content: string): Promise<number | undefined> {
-  const relay = await Relay.connect(stack.relay.url)
-  try {
-    return await new Promise<number | undefined>((resolve) => {
-      let found: number | undefined
-      const sub = relay.subscribe([{ kinds: [9], '#h': ['talk'] }], {
-        onevent: (e) => {
-          if (e.content === content) found = e.created_at
-        },
-        oneose: () => {
-          sub.close()
-          resolve(found)
-        },
-      })
-    })
-  } finally {
-    relay.close()
-  }
+  return (await onRelay()).find((e) => e.content === content)?.created_at
+}
+
+/** Ada goes offline, and her link to the relay is cut and refused: nothing can reach her. */
+async function away(ada: Person, proxy: FaultProxy): Promise<void> {
+  await offlineUnderWorker(ada)
+  proxy.refuse()
+  proxy.cut()
+}
+
+/** Ada's browser is online again and the link lets her through. */
+async function back(ada: Person, proxy: FaultProxy): Promise<void> {
+  proxy.refuse(0)
+  await ada.context.setOffline(false)
 }
 
 /**
@@ -180,15 +161,12 @@ async function createdAtOnRelay(content: string): Promise<number | undefined> {
  * order; then, online again, so does the relay's answer.
  */
 async function reloadedInOrder(ada: Person, proxy: FaultProxy, crowd: string[], prefix: string) {
-  await offlineUnderWorker(ada)
-  proxy.refuse()
-  proxy.cut()
+  await away(ada, proxy)
   await ada.page.reload()
   await messageIn(ada, crowd.at(-1)!).waitFor({ timeout: 30_000 })
   await ada.page.locator('.sync-status').filter({ hasText: 'Saved messages · offline' }).waitFor()
   expect(await shown(ada, prefix)).toEqual(crowd)
-  proxy.refuse(0)
-  await ada.context.setOffline(false)
+  await back(ada, proxy)
   await answered(ada)
   expect(await shown(ada, prefix)).toEqual(crowd)
 }
@@ -200,13 +178,10 @@ describe('a crowded second written while this browser was away', () => {
       const prefix = 'Offline crowd'
       const { ada, crowd, second, bob } = await adaSeesTheFirstTwo(proxy, prefix)
       // Offline: the browser says so, and its connection to the relay is gone and cannot come back.
-      await offlineUnderWorker(ada)
-      proxy.refuse()
-      proxy.cut()
+      await away(ada, proxy)
       await bobWritesTheRest(ada, crowd, second, bob, prefix)
 
-      proxy.refuse(0)
-      await ada.context.setOffline(false)
+      await back(ada, proxy)
       await messageIn(ada, crowd.at(-1)!).waitFor({ timeout: 60_000 })
       expect(await shown(ada, prefix)).toEqual(crowd)
       await screenshot(ada.page, 'away-order-offline')
@@ -223,9 +198,7 @@ describe('a crowded second written while this browser was away', () => {
     try {
       const prefix = 'Reload crowd'
       const { ada, crowd, second, bob } = await adaSeesTheFirstTwo(proxy, prefix)
-      await offlineUnderWorker(ada)
-      proxy.refuse()
-      proxy.cut()
+      await away(ada, proxy)
       await bobWritesTheRest(ada, crowd, second, bob, prefix)
 
       // The service worker serves the app, IndexedDB the messages: the two seen live, nothing more.
@@ -234,8 +207,7 @@ describe('a crowded second written while this browser was away', () => {
       await ada.page.locator('.sync-status').filter({ hasText: 'Saved messages · offline' }).waitFor()
       expect(await shown(ada, prefix)).toEqual(crowd.slice(0, SEEN))
 
-      proxy.refuse(0)
-      await ada.context.setOffline(false)
+      await back(ada, proxy)
       await messageIn(ada, crowd.at(-1)!).waitFor({ timeout: 60_000 })
       await answered(ada)
       expect(await shown(ada, prefix)).toEqual(crowd)
@@ -259,13 +231,10 @@ describe('a crowded second written while this browser was away', () => {
       await send(ada, reply)
       await messageIn(ada, reply).waitFor()
       await expect.poll(() => createdAtOnRelay(reply), { timeout: 30_000 }).toBeGreaterThan(second)
-      await offlineUnderWorker(ada)
-      proxy.refuse()
-      proxy.cut()
+      await away(ada, proxy)
       await bobWritesTheRest(ada, crowd, second, bob, prefix, [...crowd.slice(0, SEEN), reply])
 
-      proxy.refuse(0)
-      await ada.context.setOffline(false)
+      await back(ada, proxy)
       await messageIn(ada, crowd.at(-1)!).waitFor({ timeout: 60_000 })
       await answered(ada)
       // Each in its second: the whole crowd in Bob's order, then Ada's answer.
@@ -345,13 +314,10 @@ describe('a crowded second written while this browser was away, its own clock wr
         const seen = [...crowd.slice(0, SEEN), reply]
         expect(await shown(ada, prefix)).toEqual(seen)
 
-        await offlineUnderWorker(ada)
-        proxy.refuse()
-        proxy.cut()
+        await away(ada, proxy)
         await bobWritesTheRest(ada, crowd, second, bob, prefix, seen)
 
-        proxy.refuse(0)
-        await ada.context.setOffline(false)
+        await back(ada, proxy)
         await messageIn(ada, crowd.at(-1)!).waitFor({ timeout: 60_000 })
         await answered(ada)
         const written = [...seen, ...crowd.slice(SEEN)]
@@ -387,13 +353,10 @@ describe('a browser whose clock runs ahead, reloaded while offline', () => {
       await signUp({ ...stack, base }, ada, 'Ada')
       await joinByCode(ada, `${base.replace(/^http/, 'ws')}'talk`)
       await answered(ada)
-      await offlineUnderWorker(ada)
-      proxy.refuse()
-      proxy.cut()
+      await away(ada, proxy)
       await ada.page.reload()
       await ada.page.locator('.sync-status').filter({ hasText: 'Saved messages · offline' }).waitFor()
-      proxy.refuse(0)
-      await ada.context.setOffline(false)
+      await back(ada, proxy)
       await answered(ada)
 
       // Her message goes no lower than the newest second she holds (other cases here wrote into a

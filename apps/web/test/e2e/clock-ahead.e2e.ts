@@ -5,7 +5,7 @@
  * the other member, or the failure says how far ahead the clock is.
  */
 import { describe, expect, test } from 'vitest'
-import { joinByCode, messageIn, screenshot, signUp, withStack } from './harness'
+import { joinByCode, messageIn, screenshot, signUp, skewClock, withStack } from './harness'
 
 const AHEAD_MS = 10 * 60 * 1000
 
@@ -21,19 +21,7 @@ const {
 
 describe('a device clock ten minutes ahead', () => {
   test('sends a message that the relay accepts and the other member sees', async () => {
-    await sky.context.addInitScript((ahead: number) => {
-      const RealDate = Date
-      class Skewed extends RealDate {
-        constructor(...args: unknown[]) {
-          if (args.length === 0) super(RealDate.now() + ahead)
-          else super(...(args as [string]))
-        }
-        static override now(): number {
-          return RealDate.now() + ahead
-        }
-      }
-      globalThis.Date = Skewed as DateConstructor
-    }, AHEAD_MS)
+    await skewClock(sky, AHEAD_MS)
     await signUp(stack, sky, 'Sky')
     expect(
       await sky.page.evaluate(() => Date.now() - performance.timeOrigin - performance.now()),

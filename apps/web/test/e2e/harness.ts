@@ -121,7 +121,6 @@ export async function send(person: Person, text: string): Promise<void> {
   await box.press('Enter')
 }
 
-/** The message row in the open group's timeline whose text is exactly `text`. */
 /**
  * Waits until the service worker controls the page, then takes the person's browser offline and
  * waits for the app's banner to say so: a reload from here is served by the worker.
@@ -135,6 +134,7 @@ export async function offlineUnderWorker(person: Person): Promise<void> {
   await expect.poll(() => banner.getAttribute('data-status')).toBe('offline')
 }
 
+/** The message row in the open group's timeline whose text is exactly `text`. */
 export function messageIn(person: Person, text: string) {
   const exact = new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`)
   return person.page
@@ -349,4 +349,25 @@ export async function layoutProblems(page: Page, opts: { minTarget?: number } = 
     }
     return problems
   }, opts.minTarget ?? 0)
+}
+
+/**
+ * Moves the browser's clock by `ms` (ahead when positive) in every page of the person's, as a wrong
+ * system clock would: `Date` and `Date.now()` are shifted, the monotonic clock is not. Call before
+ * the page loads.
+ */
+export async function skewClock(person: Person, ms: number): Promise<void> {
+  await person.context.addInitScript((skew: number) => {
+    const RealDate = Date
+    class Skewed extends RealDate {
+      constructor(...args: unknown[]) {
+        if (args.length === 0) super(RealDate.now() + skew)
+        else super(...(args as [string]))
+      }
+      static override now(): number {
+        return RealDate.now() + skew
+      }
+    }
+    globalThis.Date = Skewed as DateConstructor
+  }, ms)
 }
